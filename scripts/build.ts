@@ -1,0 +1,113 @@
+/**
+ * `npm run build`: the client bundle (browser, minified, content-hashed), the
+ * server bundle (node), the asset manifest, and a content check that fails the
+ * build on a broken link, bad front matter or a message that does not parse.
+ * Prints the gzip size of every client file.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
+import { loadSite } from '../src/server/content/site.ts';
+import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
+import { MANIFEST_FILE } from '../src/server/manifest.ts';
+
+const dist = join(ROOT_DIR, 'dist');
+const assetsDir = join(dist, 'client', 'assets');
+
+export async function build(): Promise<void> {
+  checkContent();
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(assetsDir, { recursive: true });
+
+  const client = await esbuild.build({
+    entryPoints: { main: 'src/client/main.tsx', styles: 'src/client/styles.css' },
+    absWorkingDir: ROOT_DIR,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    target: ['es2022'],
+    platform: 'browser',
+    outdir: assetsDir,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // Messages arrive pre-parsed (ICU AST), so the browser never needs the ICU parser.
+    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+
+  await esbuild.build({
+    entryPoints: ['src/server/main.ts'],
+    absWorkingDir: ROOT_DIR,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: ['node20'],
+    packages: 'external',
+    outfile: join(dist, 'server', 'main.js'),
+    jsx: 'automatic',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+
+  const outputs = Object.entries(client.metafile.outputs);
+  const entry = (name: string, ext: string) => {
+    const found = outputs.find(([file, meta]) => meta.entryPoint && basename(file).startsWith(`${name}-`) && file.endsWith(ext));
+    if (!found) throw new Error(`build: no ${name}${ext} output`);
+    return '/' + relative(join(dist, 'client'), join(ROOT_DIR, found[0])).split('\\').join('/');
+  };
+
+  const icon = hashedCopy('src/client/favicon.svg', 'favicon');
+  // The build id names the client code: a change of any client file is a new build.
+  const hash = createHash('sha256');
+  for (const [file] of outputs.sort(([a], [b]) => a.localeCompare(b))) hash.update(readFileSync(join(ROOT_DIR, file)));
+  const build = hash.digest('base64url').slice(0, 12);
+  const manifest = { build, js: entry('main', '.js'), css: entry('styles', '.css'), icon };
+  writeFileSync(join(dist, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+
+  reportSizes(outputs.map(([file]) => join(ROOT_DIR, file)));
+  console.log(`build ${build}: dist/manifest.json, dist/server/main.js`);
+}
+
+function hashedCopy(source: string, name: string): string {
+  const bytes = readFileSync(join(ROOT_DIR, source));
+  const file = `${name}-${createHash('sha256').update(bytes).digest('hex').slice(0, 8).toUpperCase()}.svg`;
+  copyFileSync(join(ROOT_DIR, source), join(assetsDir, file));
+  return `/assets/${file}`;
+}
+
+function reportSizes(files: string[]): void {
+  let total = 0;
+  const rows = files
+    .filter((file) => !file.endsWith('.map'))
+    .map((file) => {
+      const bytes = readFileSync(file);
+      const gzip = gzipSync(bytes, { level: 9 }).length;
+      if (file.endsWith('.js')) total += gzip;
+      return `  ${relative(dist, file).padEnd(44)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KB ${(gzip / 1024).toFixed(1).padStart(7)} KB gzip`;
+    });
+  console.log(`client files (raw, gzip -9):\n${rows.join('\n')}\n  all JavaScript: ${(total / 1024).toFixed(1)} KB gzip`);
+}
+
+/** Compile every page and message now, so a broken file fails the build with its file and line. */
+function checkContent(): void {
+  const config = loadConfig({ ...process.env, PORT: '0' });
+  loadSite(config.localesDir, config.locales, config.defaultLocale);
+  loadMessages(config.localesDir, config.locales, config.defaultLocale);
+  const problems = findMessageProblems(config.localesDir, config.locales, config.defaultLocale);
+  if (problems.length) throw new Error(`messages:\n  ${problems.join('\n  ')}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  build().catch((error: Error) => {
+    console.error(`build failed: ${error.message}`);
+    process.exit(1);
+  });
+}

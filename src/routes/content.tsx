@@ -1,0 +1,9 @@
+import { CONTENT_ATTRIBUTE } from './page-data.ts';
+
+/**
+ * Markdown compiled to HTML at start-up (raw HTML in the source is escaped there).
+ * The attribute lets the browser read the HTML back instead of shipping it twice.
+ */
+export function Content({ html }: { html: string }) {
+  return <div className="prose" {...{ [CONTENT_ATTRIBUTE]: '' }} dangerouslySetInnerHTML={{ __html: html }} />;
+}

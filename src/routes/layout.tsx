@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import { useIntl } from '../i18n/context.tsx';
+import { LanguageSwitcher } from './language-switcher.tsx';
+import type { PageData } from './types.ts';
+
+const SECTIONS = [
+  { slug: '', key: 'nav.home' },
+  { slug: 'docs', key: 'nav.docs' },
+  { slug: 'blog', key: 'nav.blog' },
+  { slug: 'about', key: 'nav.about' },
+] as const;
+
+/** Header, navigation, language switcher, the screen, footer: the same on every page. */
+export function Layout({ page, children }: { page: PageData; children: ReactNode }) {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const home = `/${page.locale}`;
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('nav.skipToContent')}
+      </a>
+      <header className="site-header">
+        <a className="brand" href={home}>
+          <span className="brand-name">{t('site.name')}</span>
+          <span className="brand-tagline">{t('site.tagline')}</span>
+        </a>
+        <nav className="site-nav" aria-label={t('nav.primary')}>
+          <ul>
+            {SECTIONS.map(({ slug, key }) => {
+              const path = slug ? `${home}/${slug}` : home;
+              const current = page.path === path || (slug !== '' && page.path.startsWith(path + '/'));
+              return (
+                <li key={key}>
+                  <a href={path} aria-current={current ? 'page' : undefined}>
+                    {t(key)}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <LanguageSwitcher page={page} label={t('switcher.label')} />
+      </header>
+      <main id="main" className="site-main">
+        {page.fallback && (
+          <p className="notice" role="note">
+            {t('page.untranslated', { language: page.fallback.language, original: page.fallback.original })}
+          </p>
+        )}
+        {children}
+      </main>
+      <footer className="site-footer">
+        <p>{t('footer.builtWith', { localeCount: page.locales.length })}</p>
+      </footer>
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { useIntl } from '../../i18n/context.tsx';
+import type { ScreenData } from '../types.ts';
+
+export function NotFound({ data }: { data: Extract<ScreenData, { screen: 'not-found' }> }) {
+  const intl = useIntl();
+  const home = `/${intl.locale}`;
+  return (
+    <article className="not-found">
+      <h1 tabIndex={-1}>{intl.formatMessage({ id: 'notFound.title' })}</h1>
+      {/* The path is the visitor's own input: React escapes it as text. */}
+      <p>{intl.formatMessage({ id: 'notFound.body' }, { path: data.path })}</p>
+      <ul>
+        <li>
+          <a href={home}>{intl.formatMessage({ id: 'notFound.home' })}</a>
+        </li>
+        <li>
+          <a href={`${home}/docs`}>{intl.formatMessage({ id: 'notFound.docs' })}</a>
+        </li>
+      </ul>
+    </article>
+  );
+}

@@ -1,0 +1,64 @@
+import type { Direction } from '../i18n/locales.ts';
+import type { CompiledMessages } from '../i18n/intl.ts';
+
+/**
+ * The vocabulary of the wire: what a loader on the server produces and a screen
+ * in the browser consumes. Everything is display-ready (dates already formatted,
+ * language names already resolved) so server and browser render the same text
+ * whatever their ICU versions and time zones: no hydration mismatch.
+ */
+
+/** `lang` is set when the title is in another language than the page (a fallback). */
+export type Link = { title: string; path: string; lang?: string | undefined };
+
+export type NavNode = Link & { current: boolean; children: NavNode[] };
+
+export type PostSummary = Link & { date: string; isoDate: string; description: string };
+
+export type ScreenData =
+  | { screen: 'home'; title: string; html: string; posts: PostSummary[] }
+  | { screen: 'docs'; title: string; html: string; sidebar: NavNode[]; previous: Link | null; next: Link | null }
+  | { screen: 'blog-index'; title: string; html: string; posts: PostSummary[] }
+  | {
+      screen: 'blog-post';
+      title: string;
+      html: string;
+      date: string;
+      isoDate: string;
+      author: string;
+      readingMinutes: number;
+    }
+  | { screen: 'article'; title: string; html: string }
+  | { screen: 'not-found'; path: string };
+
+export type ScreenId = ScreenData['screen'];
+
+/** One entry of the language switcher: every locale, pointing at this same slug. */
+export type LocaleLink = { locale: string; name: string; path: string; dir: Direction };
+
+export type Head = {
+  title: string;
+  description: string;
+  /** Absolute, from PUBLIC_URL; null for a 404 (nothing canonical about it). */
+  canonical: string | null;
+  /** Only the locales that really have this page, plus x-default. */
+  alternates: { hreflang: string; href: string }[];
+};
+
+/** Shown when a page is served in the default locale because it has no translation yet. */
+export type FallbackNotice = { contentLocale: string; language: string; original: string };
+
+export type PageData = {
+  build: string;
+  status: 200 | 404;
+  locale: string;
+  dir: Direction;
+  path: string;
+  head: Head;
+  locales: LocaleLink[];
+  fallback: FallbackNotice | null;
+  screen: ScreenData;
+};
+
+/** What a document carries for hydration, and what a navigation may fetch. */
+export type Payload = { page: PageData; messages?: CompiledMessages };

@@ -1,0 +1,110 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ContentError } from './errors.ts';
+import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { renderMarkdown, textLength } from './markdown.ts';
+
+/**
+ * All Markdown of all locales, compiled once at start-up. A request never reads a
+ * file or runs Markdown: it looks a page up in `Site.pages`.
+ */
+export type SourcePage = FrontMatter & {
+  /** Decoded slug, '' for the locale's home. */
+  slug: string;
+  /** The locale the text is written in (differs from the serving locale for a fallback). */
+  contentLocale: string;
+  html: string;
+  textLength: number;
+  file: string;
+};
+
+export type Site = {
+  locales: readonly string[];
+  defaultLocale: string;
+  /** Per serving locale: every slug it serves, its own page or the default locale's. */
+  pages: ReadonlyMap<string, ReadonlyMap<string, SourcePage>>;
+  /** Per slug: the locales that have a real translation. */
+  translations: ReadonlyMap<string, readonly string[]>;
+};
+
+type Source = { locale: string; slug: string; file: string; front: FrontMatter; body: string; bodyLine: number };
+
+export function loadSite(localesDir: string, locales: readonly string[], defaultLocale: string): Site {
+  const problems: string[] = [];
+  const sources: Source[] = [];
+  for (const locale of locales) {
+    const pagesDir = join(localesDir, locale, 'pages');
+    for (const file of listMarkdown(pagesDir)) {
+      const display = relative(process.cwd(), file) || file;
+      try {
+        const { data, body, bodyLine } = splitFrontMatter(readFileSync(file, 'utf8'), display);
+        sources.push({ locale, slug: slugOf(relative(pagesDir, file)), file: display, front: data, body, bodyLine });
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
+    }
+  }
+
+  const translations = new Map<string, string[]>();
+  for (const source of sources) translations.set(source.slug, [...(translations.get(source.slug) ?? []), source.locale]);
+
+  const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
+  const compile = (source: Source, servingLocale: string) => {
+    // Links are prefixed with the serving locale, so a fallback page keeps the reader in their language.
+    const { html, links } = renderMarkdown(source.body, servingLocale, source.bodyLine);
+    if (servingLocale === source.locale) {
+      for (const link of links) {
+        const target = link.href.replace(/[?#].*$/, '').replace(/^\/|\/$/g, '');
+        if (!translations.has(safeDecode(target))) {
+          problems.push(`${source.file}:${link.line}: link to ${link.href}, a page that exists in no locale`);
+        }
+      }
+    }
+    pages.get(servingLocale)!.set(source.slug, {
+      ...source.front,
+      slug: source.slug,
+      contentLocale: source.locale,
+      html,
+      textLength: textLength(source.body),
+      file: source.file,
+    });
+  };
+  for (const source of sources) compile(source, source.locale);
+  // A page missing in a locale but present in the default one is served from the default.
+  for (const source of sources) {
+    if (source.locale !== defaultLocale) continue;
+    for (const locale of locales) if (!pages.get(locale)!.has(source.slug)) compile(source, locale);
+  }
+
+  if (problems.length) throw new ContentError(problems);
+  return { locales, defaultLocale, pages, translations };
+}
+
+/** `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''. */
+export function slugOf(relativeFile: string): string {
+  const parts = relativeFile.split(/[\\/]/);
+  const last = parts.pop()!.replace(/\.md$/, '');
+  if (last !== 'index') parts.push(last);
+  return parts.join('/');
+}
+
+function listMarkdown(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,47 @@
+import { App } from '../routes/app.tsx';
+import { PAYLOAD_ELEMENT_ID, serializePayload } from '../routes/page-data.ts';
+import type { IntlShape, CompiledMessages } from '../i18n/intl.ts';
+import type { PageData } from '../routes/types.ts';
+import type { Manifest } from './manifest.ts';
+
+export const ROOT_ELEMENT_ID = 'root';
+
+type Props = { page: PageData; intl: IntlShape<string>; messages: CompiledMessages; manifest: Manifest };
+
+/**
+ * The HTML shell. The browser hydrates only #root (with the same <App>); the
+ * head is the server's, and client navigation updates it by hand. No inline
+ * script: the data is JSON in a non-executed script element (CSP friendly).
+ */
+export function Document({ page, intl, messages, manifest }: Props) {
+  const { head } = page;
+  return (
+    <html lang={page.locale} dir={page.dir}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{head.title}</title>
+        <meta name="description" content={head.description} />
+        {head.canonical && <link rel="canonical" href={head.canonical} />}
+        {head.alternates.map((alternate) => (
+          <link key={alternate.hreflang} rel="alternate" hrefLang={alternate.hreflang} href={alternate.href} />
+        ))}
+        {head.canonical === null && <meta name="robots" content="noindex" />}
+        <link rel="icon" href={manifest.icon} type="image/svg+xml" />
+        <link rel="stylesheet" href={manifest.css} />
+        <link rel="modulepreload" href={manifest.js} />
+      </head>
+      <body>
+        <div id={ROOT_ELEMENT_ID}>
+          <App page={page} intl={intl} />
+        </div>
+        <script
+          type="application/json"
+          id={PAYLOAD_ELEMENT_ID}
+          dangerouslySetInnerHTML={{ __html: serializePayload({ page, messages }) }}
+        />
+        <script type="module" src={manifest.js} />
+      </body>
+    </html>
+  );
+}

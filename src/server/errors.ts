@@ -1,0 +1,57 @@
+import type { Middleware } from 'koa';
+import type { Logger } from './log.ts';
+
+/** An error that is meant to reach the client as a status and a short, safe message. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export type ErrorText = (locale: string | undefined) => { lang: string; title: string; body: string };
+
+/**
+ * The one place errors become responses. 4xx: our own short reason (never input).
+ * 5xx: a localized generic page; the stack goes to the log only.
+ */
+export function errorsMiddleware({ log, text }: { log: Logger; text: ErrorText }): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (caught) {
+      const error = caught instanceof Error ? caught : new Error(String(caught));
+      const status = error instanceof HttpError ? error.status : statusOf(error);
+      if (status >= 500) log.error('request failed', { method: ctx.method, path: ctx.path, error });
+      if (ctx.headerSent || !ctx.writable) return;
+      // Headers set for the failed response (e.g. a half-made page) must not leak into the error.
+      const allow = ctx.response.get('Allow');
+      ctx.res.getHeaderNames().forEach((name) => ctx.res.removeHeader(name));
+      if (allow) ctx.set('Allow', allow);
+      ctx.status = status;
+      ctx.set('Cache-Control', 'no-store');
+      const exposed = status < 500 ? { lang: 'en', title: `${status} ${error.message}`, body: '' } : text(ctx.state.locale);
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = errorPage(exposed);
+    }
+  };
+}
+
+/** Errors thrown by Koa itself or its helpers (e.g. a malformed cookie) carry a status. */
+function statusOf(error: Error): number {
+  const status = (error as { status?: unknown; expose?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : 500;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+}
+
+function errorPage({ lang, title, body }: { lang: string; title: string; body: string }): string {
+  return `<!DOCTYPE html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body ? `<p>${escapeHtml(body)}</p>` : ''}</main></body></html>`;
+}

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * What `npm run build` wrote: the build id and the hashed names of the entry
+ * files. Read once at start-up; the document links to these names.
+ */
+export type Manifest = { build: string; js: string; css: string; icon: string };
+
+export const MANIFEST_FILE = 'manifest.json';
+
+export function readManifest(distDir: string): Manifest {
+  const file = join(distDir, MANIFEST_FILE);
+  let data: Partial<Manifest>;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new Error(`${file} is missing or unreadable: run \`npm run build\` first`);
+  }
+  if (typeof data.build !== 'string' || typeof data.js !== 'string' || typeof data.css !== 'string' || typeof data.icon !== 'string') {
+    throw new Error(`${file} is incomplete: run \`npm run build\` again`);
+  }
+  return { build: data.build, js: data.js, css: data.css, icon: data.icon };
+}

@@ -1,0 +1,52 @@
+import { PassThrough, type Readable } from 'node:stream';
+import type { ReactNode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+
+/**
+ * Streams a React document. Resolves once the response can start: at the shell
+ * for people, when everything is ready for crawlers (they want the complete
+ * document). Rejects on a shell error, before any byte is sent, so the caller can
+ * still answer 500. A timer aborts a render that never finishes.
+ * (After react-router's entry.server.node.tsx.)
+ */
+export function renderStream(
+  element: ReactNode,
+  options: { waitForAll: boolean; timeoutMs: number; onError: (error: unknown) => void },
+): Promise<Readable> {
+  return new Promise((resolve, reject) => {
+    const body = new PassThrough();
+    let timer: NodeJS.Timeout | undefined;
+    const { pipe, abort } = renderToPipeableStream(element, {
+      onShellReady() {
+        if (!options.waitForAll) start();
+      },
+      onAllReady() {
+        if (options.waitForAll) start();
+      },
+      onShellError(error) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      onError(error) {
+        options.onError(error);
+      },
+    });
+    timer = setTimeout(() => abort(new Error(`render took longer than ${options.timeoutMs} ms`)), options.timeoutMs);
+    // The client went away or the stream ended: stop the timer, let React clean up.
+    body.on('close', () => {
+      clearTimeout(timer);
+      abort();
+    });
+    function start() {
+      pipe(body);
+      resolve(body);
+    }
+  });
+}
+
+/** Crawlers get the whole document at once (no streaming reveal). */
+const BOT = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|lighthouse/i;
+
+export function isBot(userAgent: string | undefined): boolean {
+  return userAgent !== undefined && BOT.test(userAgent);
+}
