@@ -1,9 +1,25 @@
+import { useEffect, useSyncExternalStore } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { makeIntl } from '../i18n/intl.ts';
 import { App } from '../routes/app.tsx';
-import { readPayload } from '../routes/page-data.ts';
+import { readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
+import { RootErrorBoundary } from './error-screen.tsx';
+import { createNavigator, type Navigator } from './navigator.ts';
 
-// The server embedded this page's data and its locale's messages; hydrate #root with them.
-const payload = readPayload(document);
-const intl = makeIntl(payload.page.locale, payload.messages ?? {});
-hydrateRoot(document.getElementById('root')!, <App page={payload.page} intl={intl} />);
+/** Renders whatever page the navigator holds; after a navigation, finishes the arrival. */
+function ClientApp({ navigator }: { navigator: Navigator }) {
+  const state = useSyncExternalStore(navigator.subscribe, navigator.getSnapshot, navigator.getSnapshot);
+  useEffect(() => {
+    if (state.arrival) navigator.arrived(state.arrival);
+  }, [state, navigator]);
+  return <App page={state.page} intl={state.intl} />;
+}
+
+// The server embedded this page's data and its locale's messages: hydrate #root with them.
+const nav = createNavigator(readPayload(document));
+hydrateRoot(
+  document.getElementById(ROOT_ELEMENT_ID)!,
+  <RootErrorBoundary onError={nav.onRenderError}>
+    <ClientApp navigator={nav} />
+  </RootErrorBoundary>,
+);
+nav.start();

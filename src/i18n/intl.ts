@@ -1,4 +1,4 @@
-import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
+import { createIntl, createIntlCache } from '@formatjs/intl';
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 
 /**
@@ -7,14 +7,24 @@ import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
  */
 export type CompiledMessages = Record<string, MessageFormatElement[]>;
 
-/** Message keys, checked against the default locale's file by the tests. */
-export type MessageKey = string;
+export type MessageValues = Record<string, string | number>;
 
-// One cache for the whole process (or tab): formatters are memoised across locales.
+/**
+ * What screens use to format UI strings. On the server it is @formatjs/intl's
+ * IntlShape; in the browser a lighter object over intl-messageformat, the engine
+ * IntlShape itself formats with (see src/client/intl.ts), to keep the bundle small.
+ */
+export type Translator = {
+  readonly locale: string;
+  formatMessage(descriptor: { id: string }, values?: MessageValues): string;
+};
+
+// One cache for the whole process: formatters are memoised across locales.
 const cache = createIntlCache();
 
-export function makeIntl(locale: string, messages: CompiledMessages): IntlShape<string> {
-  return createIntl(
+/** Server side: one IntlShape per locale, made at start-up. */
+export function makeIntl(locale: string, messages: CompiledMessages): Translator {
+  const intl = createIntl(
     {
       locale,
       messages,
@@ -23,6 +33,5 @@ export function makeIntl(locale: string, messages: CompiledMessages): IntlShape<
     },
     cache,
   );
+  return { locale, formatMessage: (descriptor, values) => intl.formatMessage(descriptor, values) };
 }
-
-export type { IntlShape };

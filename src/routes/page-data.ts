@@ -9,6 +9,13 @@ import type { Payload, ScreenData } from './types.ts';
 /** Element id of the embedded `<script type="application/json">`. */
 export const PAYLOAD_ELEMENT_ID = 'polysite-data';
 
+/** The element the browser hydrates. */
+export const ROOT_ELEMENT_ID = 'root';
+
+/** Navigation progress bar and the aria-live region, outside the React root. */
+export const PROGRESS_ELEMENT_ID = 'polysite-progress';
+export const ANNOUNCER_ELEMENT_ID = 'polysite-announcer';
+
 /** Attribute on the element that holds a screen's rendered Markdown. */
 export const CONTENT_ATTRIBUTE = 'data-content';
 

@@ -6,11 +6,12 @@ import type { Config } from './config.ts';
 import { errorsMiddleware } from './errors.ts';
 import type { Logger } from './log.ts';
 import { pagesMiddleware } from './pages.ts';
+import { dataMiddleware } from './data.ts';
 import type { SiteRuntime } from './site-runtime.ts';
 
 /**
  * The request lifecycle, top to bottom: errors wrap everything; fixed routes
- * (assets, sitemap, robots, health) are matched first by exact route; whatever
+ * (assets, page data, sitemap, robots, health) are matched first by route; whatever
  * is left is a page under a locale, or a redirect into one.
  */
 export function createApp(config: Config, runtime: SiteRuntime, log: Logger): Koa {
@@ -53,6 +54,7 @@ export function createApp(config: Config, runtime: SiteRuntime, log: Logger): Ko
     ctx.type = 'text/plain; charset=utf-8';
     ctx.body = runtime.robots;
   });
+  fixed.get('/_data/{*rest}', dataMiddleware({ ...runtime, build: runtime.manifest.build }));
   app.use(fixed.routes());
 
   app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log }));

@@ -1,12 +1,10 @@
 import { App } from '../routes/app.tsx';
-import { PAYLOAD_ELEMENT_ID, serializePayload } from '../routes/page-data.ts';
-import type { IntlShape, CompiledMessages } from '../i18n/intl.ts';
+import { ANNOUNCER_ELEMENT_ID, PAYLOAD_ELEMENT_ID, PROGRESS_ELEMENT_ID, ROOT_ELEMENT_ID, serializePayload } from '../routes/page-data.ts';
+import type { CompiledMessages, Translator } from '../i18n/intl.ts';
 import type { PageData } from '../routes/types.ts';
 import type { Manifest } from './manifest.ts';
 
-export const ROOT_ELEMENT_ID = 'root';
-
-type Props = { page: PageData; intl: IntlShape<string>; messages: CompiledMessages; manifest: Manifest };
+type Props = { page: PageData; intl: Translator; messages: CompiledMessages; manifest: Manifest };
 
 /**
  * The HTML shell. The browser hydrates only #root (with the same <App>); the
@@ -32,6 +30,9 @@ export function Document({ page, intl, messages, manifest }: Props) {
         <link rel="modulepreload" href={manifest.js} />
       </head>
       <body>
+        {/* Outside #root: the client drives these by hand during navigations. */}
+        <div id={PROGRESS_ELEMENT_ID} className="progress" hidden />
+        <div id={ANNOUNCER_ELEMENT_ID} className="visually-hidden" aria-live="polite" aria-atomic="true" />
         <div id={ROOT_ELEMENT_ID}>
           <App page={page} intl={intl} />
         </div>

@@ -1,5 +1,5 @@
 import { directionOf } from '../i18n/locales.ts';
-import { makeIntl, type CompiledMessages, type IntlShape } from '../i18n/intl.ts';
+import { makeIntl, type CompiledMessages, type Translator } from '../i18n/intl.ts';
 import { matchRoute } from '../routes/match.ts';
 import { pagePath } from '../routes/location.ts';
 import type { Head, LocaleLink, NavNode, PageData, PostSummary, ScreenData } from '../routes/types.ts';
@@ -14,7 +14,7 @@ import type { MessageCatalog } from './messages.ts';
 export type PageStore = {
   find(locale: string, slug: string): PageData | undefined;
   notFound(locale: string, path: string): PageData;
-  intl(locale: string): IntlShape<string>;
+  intl(locale: string): Translator;
   messages(locale: string): CompiledMessages;
   /** Every served page path with the locales that really translate it: the sitemap's source. */
   entries(): Iterable<{ locale: string; slug: string; translated: readonly string[] }>;
@@ -146,7 +146,7 @@ export function buildPageStore({ site, messages, publicUrl, build }: Options): P
   }
 }
 
-function makeHead(page: SourcePage, intl: IntlShape<string>, site: Site, publicUrl: string): Head {
+function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string): Head {
   const translated = site.translations.get(page.slug) ?? [];
   const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + pagePath(locale, page.slug) }));
   if (translated.includes(site.defaultLocale)) {

@@ -35,7 +35,8 @@ export function splitFrontMatter(source: string, file: string): { data: FrontMat
     const line = (error as { linePos?: [{ line: number }] }).linePos?.[0]?.line ?? 0;
     throw new Error(`${file}:${line + 1}: front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
-  const bodyLine = yaml.split('\n').length + 1;
+  // The 1-based line the body starts on: opening ---, the YAML lines, closing ---.
+  const bodyLine = yaml.split('\n').length + 2;
   return { data: validate(data, file), body: text.slice(end + 5), bodyLine };
 }
 

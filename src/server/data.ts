@@ -1,0 +1,40 @@
+import type { Middleware } from 'koa';
+import { parseDataUrl } from '../routes/page-data.ts';
+import type { Decider } from './decide.ts';
+import { HttpError } from './errors.ts';
+import type { PageStore } from './page-store.ts';
+
+/**
+ * Page data for client-side navigation: `/_data/<build>/<locale>/<slug>.json`.
+ * The same parse -> decide as a document request, answered as JSON.
+ * `?messages=1` adds the locale's messages (the client asks when the locale changes).
+ */
+export function dataMiddleware({ decide, store, build }: { decide: Decider; store: PageStore; build: string }): Middleware {
+  return async (ctx) => {
+    const target = parseDataUrl(ctx.path);
+    if (!target) throw new HttpError(404, 'Not found');
+    ctx.type = 'application/json; charset=utf-8';
+    if (target.build !== build) {
+      // An old bundle asks for an old build's data: tell it to load the document instead.
+      ctx.status = 409;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { stale: true, build };
+      return;
+    }
+    const decision = decide({ path: target.pagePath, search: '', cookie: undefined, acceptLanguage: undefined });
+    switch (decision.kind) {
+      case 'reject':
+        throw new HttpError(decision.status, decision.reason);
+      case 'redirect':
+        // Only the canonical-form redirect can happen here (the client sends locale paths only).
+        ctx.body = { redirect: decision.location };
+        return;
+      case 'page': {
+        const { page } = decision;
+        ctx.status = page.status;
+        const withMessages = ctx.query.messages === '1';
+        ctx.body = JSON.stringify(withMessages ? { page, messages: store.messages(page.locale) } : { page });
+      }
+    }
+  };
+}

@@ -1,0 +1,61 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+/** What a visitor sees, in real Chromium against the built server. */
+let server: RunningServer;
+let browser: Browser;
+before(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(path: string, locale = 'en-US'): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ locale });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  await page.goto(server.url + path, { waitUntil: 'networkidle' });
+  return { page, problems };
+}
+
+test('an English visitor arriving at / lands on the English home page', async () => {
+  const { page, problems } = await open('/', 'en-US');
+  assert.equal(new URL(page.url()).pathname, '/en');
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  assert.ok((await page.locator('h1').innerText()).length > 0);
+  assert.ok(await page.getByRole('link', { name: 'Docs', exact: true }).isVisible());
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});
+
+test('an Arabic page reads right to left, with Arabic navigation and the switcher', async () => {
+  const { page, problems } = await open('/ar/docs/guides/install', 'ar');
+  assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).direction), 'rtl');
+  const h1 = await page.locator('h1').innerText();
+  assert.match(h1, /[\u0600-\u06FF]/, 'the heading is in Arabic script');
+  // In RTL the sidebar sits to the right of the article.
+  const sidebar = await page.locator('.docs-sidebar').boundingBox();
+  const article = await page.locator('.docs-article').boundingBox();
+  assert.ok(sidebar && article && sidebar.x > article.x, 'the sidebar is on the right');
+  assert.ok(await page.locator('.language-switcher a[hreflang="en"]').isVisible());
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});
+
+test('following the language switcher keeps the page and changes the language', async () => {
+  const { page } = await open('/en/docs/routing');
+  await page.locator('.language-switcher a[hreflang="de"]').click();
+  await page.waitForURL(/\/de\/docs\/routing$/);
+  assert.equal(await page.getAttribute('html', 'lang'), 'de');
+  await page.context().close();
+});

@@ -1,0 +1,31 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** A page file's text from front matter fields and a body. */
+export function makePage(front: Record<string, string | number> = {}, body = 'Some text.\n'): string {
+  const fields = { title: 'A title', description: 'A description.', ...front };
+  const yaml = Object.entries(fields)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? JSON.stringify(value) : value}`)
+    .join('\n');
+  return `---\n${yaml}\n---\n${body}`;
+}
+
+export const MESSAGES = { 'site.name': 'Site', 'notFound.title': 'Not found', 'error.title': 'Error', 'error.body': 'Oops' };
+
+/**
+ * A temporary `locales/` folder: { en: { 'pages/index.md': text, 'messages.json': {...} } }.
+ * messages.json defaults to MESSAGES when a locale does not give one.
+ */
+export function makeLocales(tree: Record<string, Record<string, string | object>>): string {
+  const root = mkdtempSync(join(tmpdir(), 'polysite-locales-'));
+  for (const [locale, files] of Object.entries(tree)) {
+    const all = { 'messages.json': MESSAGES, ...files };
+    for (const [file, content] of Object.entries(all)) {
+      const path = join(root, locale, file);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    }
+  }
+  return root;
+}

@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { indexLocales } from '../../src/i18n/locales.ts';
+import { MAX_PATH_LENGTH, pagePath, parseLocation, type LocationDecision } from '../../src/routes/location.ts';
+
+const locales = indexLocales(['en', 'de', 'fr', 'ja', 'ar', 'pt-BR']);
+
+const cases: [path: string, search: string, expected: LocationDecision][] = [
+  ['/en', '', { kind: 'page', locale: 'en', slug: '' }],
+  ['/de/docs', '', { kind: 'page', locale: 'de', slug: 'docs' }],
+  ['/de/docs/guides/install', '', { kind: 'page', locale: 'de', slug: 'docs/guides/install' }],
+  ['/pt-BR/blog', '', { kind: 'page', locale: 'pt-BR', slug: 'blog' }],
+  ['/fr/caf%C3%A9', '', { kind: 'page', locale: 'fr', slug: 'café' }],
+  ['/DE/docs/', '?a=1', { kind: 'redirect', status: 308, location: '/de/docs?a=1' }],
+  ['/de//docs', '', { kind: 'redirect', status: 308, location: '/de/docs' }],
+  ['/de/', '', { kind: 'redirect', status: 308, location: '/de' }],
+  ['/pt-br/x', '', { kind: 'redirect', status: 308, location: '/pt-BR/x' }],
+  ['/', '', { kind: 'negotiate', rest: '' }],
+  ['/about', '', { kind: 'negotiate', rest: '/about' }],
+  ['/xx/y', '', { kind: 'negotiate', rest: '/xx/y' }],
+  ['//evil.example/x', '', { kind: 'negotiate', rest: '/evil.example/x' }],
+  ['/en/%E0%A4%A', '', { kind: 'reject', status: 400, reason: 'Malformed percent-encoding' }],
+  ['/%', '', { kind: 'reject', status: 400, reason: 'Malformed percent-encoding' }],
+  ['/en/..', '', { kind: 'reject', status: 400, reason: 'Dot segment in path' }],
+  ['/en/%2e%2e/secret', '', { kind: 'reject', status: 400, reason: 'Dot segment in path' }],
+  ['/en/a%2F..%2Fb', '', { kind: 'reject', status: 400, reason: 'Forbidden character in path' }],
+  ['/en/a%00b', '', { kind: 'reject', status: 400, reason: 'Forbidden character in path' }],
+  ['/\\evil.example', '', { kind: 'reject', status: 400, reason: 'Forbidden character in path' }],
+  ['/en/%5Cevil', '', { kind: 'reject', status: 400, reason: 'Forbidden character in path' }],
+  ['/en/' + 'a'.repeat(MAX_PATH_LENGTH), '', { kind: 'reject', status: 414, reason: 'URI too long' }],
+  ['en', '', { kind: 'reject', status: 400, reason: 'Bad path' }],
+];
+
+for (const [path, search, expected] of cases) {
+  test(`parseLocation(${JSON.stringify(path.slice(0, 40))}${search}) is a ${expected.kind}`, () => {
+    assert.deepEqual(parseLocation(path, search, locales), expected);
+  });
+}
+
+test('a redirect location is always a same-origin path', () => {
+  for (const path of ['/EN//\t/x', '/DE//evil.com/', '/Ja///', '/AR/%2F%2Fx']) {
+    const decision = parseLocation(path, '', locales);
+    if (decision.kind !== 'redirect') continue;
+    assert.match(decision.location, /^\/[a-zA-Z-]+(\/|$|\?)/);
+    assert.ok(!decision.location.startsWith('//'));
+  }
+});
+
+test('pagePath encodes each slug segment and leaves the home bare', () => {
+  assert.equal(pagePath('de', ''), '/de');
+  assert.equal(pagePath('fr', 'blog/café'), '/fr/blog/caf%C3%A9');
+});

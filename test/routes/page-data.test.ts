@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dataUrl, escapeJsonForHtml, parseDataUrl, serializePayload } from '../../src/routes/page-data.ts';
+import type { PageData } from '../../src/routes/types.ts';
+
+const hostile = ['</script><script>alert(1)</script>', '<!-- x', 'a\u2028b\u2029c', '&amp; <b>', '"quotes" \\ back'];
+
+for (const text of hostile) {
+  test(`escaped JSON of ${JSON.stringify(text)} cannot break out and parses back to the same value`, () => {
+    const escaped = escapeJsonForHtml(JSON.stringify({ text }));
+    assert.doesNotMatch(escaped, /<|>|&|\u2028|\u2029/);
+    assert.deepEqual(JSON.parse(escaped), { text });
+  });
+}
+
+test('dataUrl and parseDataUrl are inverses', () => {
+  for (const path of ['/en', '/de/docs/guides/install', '/fr/caf%C3%A9']) {
+    assert.deepEqual(parseDataUrl(dataUrl('b1', path)), { build: 'b1', pagePath: path });
+  }
+});
+
+test('parseDataUrl refuses what is not a data URL', () => {
+  for (const path of ['/en', '/_data/', '/_data/b1.json', '/_data//en.json', '/_data/b1/en']) assert.equal(parseDataUrl(path), null);
+});
+
+test('the embedded payload leaves out the content HTML (it is in the document already)', () => {
+  const page = makePage('<p>Long content that must appear only once</p>');
+  const json = serializePayload({ page });
+  assert.doesNotMatch(json, /Long content/);
+  assert.equal(JSON.parse(json).page.screen.title, 'T');
+});
+
+function makePage(html: string): PageData {
+  return {
+    build: 'b',
+    status: 200,
+    locale: 'en',
+    dir: 'ltr',
+    path: '/en/about',
+    head: { title: 'T', description: 'D', canonical: null, alternates: [] },
+    locales: [],
+    fallback: null,
+    screen: { screen: 'article', title: 'T', html },
+  };
+}

@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSite, slugOf } from '../../src/server/content/site.ts';
+import { ContentError } from '../../src/server/content/errors.ts';
+import { makeLocales, makePage } from '../helpers/content.ts';
+
+test('nested folders are nested slugs and index.md is the folder page', () => {
+  assert.equal(slugOf('index.md'), '');
+  assert.equal(slugOf('docs/index.md'), 'docs');
+  assert.equal(slugOf('docs/deploy/heroku.md'), 'docs/deploy/heroku');
+});
+
+test('raw HTML in Markdown is escaped, not passed through', () => {
+  const dir = makeLocales({ en: { 'pages/index.md': makePage({}, '<script>alert(1)</script>\n\nHi <b>there</b>\n') } });
+  const html = loadSite(dir, ['en'], 'en').pages.get('en')!.get('')!.html;
+  assert.doesNotMatch(html, /<script>|<b>/);
+  assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+});
+
+test('javascript: links are not rendered as links', () => {
+  const dir = makeLocales({ en: { 'pages/index.md': makePage({}, '[x](javascript:alert(1))\n') } });
+  const html = loadSite(dir, ['en'], 'en').pages.get('en')!.get('')!.html;
+  assert.doesNotMatch(html, /href="javascript/);
+});
+
+test('internal links get the page locale prefix', () => {
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage({}, '[Docs](/docs#intro) and [home](/)\n'), 'pages/docs/index.md': makePage() },
+    de: { 'pages/index.md': makePage({}, '[Doku](/docs)\n') },
+  });
+  const site = loadSite(dir, ['en', 'de'], 'en');
+  assert.match(site.pages.get('en')!.get('')!.html, /href="\/en\/docs#intro".*href="\/en"/);
+  assert.match(site.pages.get('de')!.get('')!.html, /href="\/de\/docs"/);
+});
+
+test('a link to a page that exists in no locale fails with the file and line', () => {
+  const dir = makeLocales({ en: { 'pages/index.md': makePage({}, 'Intro.\n\nSee [nowhere](/docs/nowhere).\n') } });
+  assert.throws(
+    () => loadSite(dir, ['en'], 'en'),
+    (error: ContentError) => /en\/pages\/index\.md:7: link to \/docs\/nowhere, a page that exists in no locale/.test(error.message),
+  );
+});
+
+test('a link to a page that exists only in another locale is fine', () => {
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage({}, '[x](/only-de)\n') },
+    de: { 'pages/only-de.md': makePage() },
+  });
+  assert.doesNotThrow(() => loadSite(dir, ['en', 'de'], 'en'));
+});
+
+test('bad front matter fails with the file and a reason', () => {
+  for (const [text, reason] of [
+    ['no front matter', /missing front matter/],
+    ['---\ntitle: [unclosed\n---\nx', /not valid YAML/],
+    ['---\ntitle: T\n---\nx', /needs "description"/],
+    ['---\ntitle: T\ndescription: D\ntitel: typo\n---\n', /unknown key "titel"/],
+    ['---\ntitle: T\ndescription: D\ndate: "14.09.2026"\n---\n', /YYYY-MM-DD/],
+  ] as const) {
+    const dir = makeLocales({ en: { 'pages/about.md': text } });
+    assert.throws(() => loadSite(dir, ['en'], 'en'), (error: Error) => /about\.md:\d+: /.test(error.message) && reason.test(error.message));
+  }
+});
+
+test('a page missing in a locale is served from the default locale, with links kept in the reader locale', () => {
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage(), 'pages/docs/index.md': makePage({ title: 'Docs' }, '[home](/)\n') },
+    ja: { 'pages/index.md': makePage() },
+  });
+  const site = loadSite(dir, ['en', 'ja'], 'en');
+  const page = site.pages.get('ja')!.get('docs')!;
+  assert.equal(page.contentLocale, 'en');
+  assert.equal(page.title, 'Docs');
+  assert.match(page.html, /href="\/ja"/);
+  assert.deepEqual(site.translations.get('docs'), ['en']);
+});
