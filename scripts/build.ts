@@ -5,9 +5,9 @@
  * Prints the gzip size of every client file.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import { loadSite } from '../src/server/content/site.ts';
@@ -72,6 +72,7 @@ export async function build(): Promise<void> {
   const manifest = { build, js: entry('main', '.js'), css: entry('styles', '.css'), icon };
   writeFileSync(join(dist, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
 
+  precompress();
   reportSizes(outputs.map(([file]) => join(ROOT_DIR, file)));
   console.log(`build ${build}: dist/manifest.json, dist/server/main.js`);
 }
@@ -81,6 +82,16 @@ function hashedCopy(source: string, name: string): string {
   const file = `${name}-${createHash('sha256').update(bytes).digest('hex').slice(0, 8).toUpperCase()}.svg`;
   copyFileSync(join(ROOT_DIR, source), join(assetsDir, file));
   return `/assets/${file}`;
+}
+
+/** Brotli and gzip siblings of every asset, made once here; koa-static serves them by Accept-Encoding. */
+function precompress(): void {
+  for (const name of readdirSync(assetsDir)) {
+    if (!/\.(js|css|svg)$/.test(name)) continue;
+    const bytes = readFileSync(join(assetsDir, name));
+    writeFileSync(join(assetsDir, `${name}.br`), brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(join(assetsDir, `${name}.gz`), gzipSync(bytes, { level: 9 }));
+  }
 }
 
 function reportSizes(files: string[]): void {

@@ -1,62 +1,98 @@
 import { join } from 'node:path';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
 import serve from 'koa-static';
+import { accessLog } from './access-log.ts';
 import type { Config } from './config.ts';
+import { dataMiddleware } from './data.ts';
 import { errorsMiddleware } from './errors.ts';
+import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
 import { pagesMiddleware } from './pages.ts';
-import { dataMiddleware } from './data.ts';
+import { RenderCache } from './render-cache.ts';
+import { cachePolicy, sendStored } from './respond.ts';
+import { securityHeaders } from './security-headers.ts';
 import type { SiteRuntime } from './site-runtime.ts';
 
+/** Rendered pages kept in memory at most (the default site needs about 3 MB with its compressed forms). */
+const RENDER_CACHE_BYTES = 64 * 1024 * 1024;
+const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+export type AppParts = {
+  config: Config;
+  runtime: SiteRuntime;
+  log: Logger;
+  lifecycle: Lifecycle;
+  /** The monitoring relay, when SENTRY_DSN is set: mounted at its exact path before anything else can touch it. */
+  relay?: { path: string; middleware: Middleware } | null;
+};
+
 /**
- * The request lifecycle, top to bottom: errors wrap everything; fixed routes
- * (assets, page data, sitemap, robots, health) are matched first by route; whatever
- * is left is a page under a locale, or a redirect into one.
+ * The request lifecycle, top to bottom. Outermost: the access log and request
+ * id, security headers on every response, the drain gate. Then errors wrap the
+ * rest; the relay sits before any locale logic; fixed routes (assets, page data,
+ * sitemap, robots, health) are matched by route; whatever is left is a page
+ * under a locale, or a redirect into one.
  */
-export function createApp(config: Config, runtime: SiteRuntime, log: Logger): Koa {
-  const app = new Koa();
+export function createApp({ config, runtime, log, lifecycle, relay }: AppParts): Koa {
+  // TRUST_PROXY hops: only then do X-Forwarded-For/-Proto count (ctx.ip, ctx.protocol).
+  const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   // Errors are logged by errorsMiddleware; Koa's default handler would print them again.
   app.silent = true;
   app.on('error', (error: Error) => log.error('unhandled', { error }));
 
+  const policy = cachePolicy(config.pageMaxAge);
+  const cache = config.renderCache ? new RenderCache(RENDER_CACHE_BYTES) : null;
+
+  app.use(accessLog(log));
+  app.use(securityHeaders());
+  app.use(lifecycle.middleware());
   app.use(
     errorsMiddleware({
       log,
       text: (locale) => {
         const intl = runtime.store.intl(locale ?? config.defaultLocale);
-        return {
-          lang: intl.locale,
-          title: intl.formatMessage({ id: 'error.title' }),
-          body: intl.formatMessage({ id: 'error.body' }),
-        };
+        return { lang: intl.locale, title: intl.formatMessage({ id: 'error.title' }), body: intl.formatMessage({ id: 'error.body' }) };
       },
     }),
   );
 
+  if (relay) {
+    const { path, middleware } = relay;
+    // Exact match on the raw path: `/monitoring/x` or `/monitoringx` are not the relay.
+    app.use((ctx, next) => (ctx.path === path ? middleware(ctx, next) : next()));
+  }
+
   const fixed = new Router();
-  // Content-hashed files: a name never changes meaning, so caches may keep it for a year.
   const assets = serve(join(config.distDir, 'client'), {
     index: false,
-    maxage: 365 * 24 * 60 * 60 * 1000,
+    // Content-hashed names never change meaning: caches may keep them for a year.
+    maxage: ONE_YEAR_MS,
     immutable: true,
+    // Precompressed .br/.gz written by the build.
+    brotli: true,
+    gzip: true,
+    setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding'),
   });
   fixed.get('/assets/{*file}', assets);
+  fixed.get('/_data/{*rest}', dataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
   fixed.get('/healthz', (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ok', build: runtime.manifest.build };
+    ctx.set('Cache-Control', policy.never);
+    ctx.status = lifecycle.draining ? 503 : 200;
+    ctx.body = { status: lifecycle.draining ? 'draining' : 'ok', build: runtime.manifest.build };
   });
   fixed.get('/sitemap.xml', (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';
-    ctx.body = runtime.sitemap;
+    ctx.set('Cache-Control', policy.page);
+    sendStored(ctx, runtime.sitemap);
   });
   fixed.get('/robots.txt', (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = runtime.robots;
+    ctx.set('Cache-Control', policy.page);
+    sendStored(ctx, runtime.robots);
   });
-  fixed.get('/_data/{*rest}', dataMiddleware({ ...runtime, build: runtime.manifest.build }));
   app.use(fixed.routes());
 
-  app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log }));
+  app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log, cache, policy }));
   return app;
 }

@@ -20,7 +20,26 @@ export type Config = Readonly<{
   production: boolean;
   /** How long a stuck render may take before it is aborted. */
   renderTimeoutMs: number;
+  logLevel: LogLevel;
+  /** Worker processes (node:cluster); 1 runs the server in this process. */
+  webConcurrency: number;
+  /** How long SIGTERM waits for in-flight responses before closing what is left. */
+  shutdownGraceMs: number;
+  /** Render each page once and serve repeats from memory. */
+  renderCache: boolean;
+  /** Seconds a shared cache (CDN) may keep HTML and page data. */
+  pageMaxAge: number;
+  /** Proxy hops to trust for X-Forwarded-For/-Proto; 0 trusts none. */
+  trustProxy: number;
+  server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderSize: number };
+  sentry: SentryConfig | null;
+  monitoring: { path: string; maxBytes: number };
 }>;
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+export type SentryConfig = Readonly<{ dsn: string; environment: string; release: string | null; tracesSampleRate: number }>;
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -43,6 +62,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (!found.includes(defaultLocale)) {
     throw new ConfigError('DEFAULT_LOCALE', `"${defaultLocale}" is not one of the locales found in ${localesDir} (${found.join(', ')})`);
   }
+  const monitoringPath = readMonitoringPath(env);
+  const firstSegment = monitoringPath.split('/')[1]!.toLowerCase();
+  if (found.some((locale) => locale.toLowerCase() === firstSegment) || ['assets', '_data', 'healthz', 'sitemap.xml', 'robots.txt'].includes(firstSegment)) {
+    throw new ConfigError('MONITORING_PATH', `"${monitoringPath}" would shadow a locale or a fixed route`);
+  }
   return Object.freeze({
     port,
     host,
@@ -53,7 +77,66 @@ export function loadConfig(env: Env = process.env): Config {
     distDir: join(ROOT_DIR, 'dist'),
     production: env.NODE_ENV !== 'development',
     renderTimeoutMs: 10_000,
+    logLevel: readChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    webConcurrency: readInteger(env, 'WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
+    shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
+    renderCache: readChoice(env, 'RENDER_CACHE', ['on', 'off'] as const, 'on') === 'on',
+    pageMaxAge: readInteger(env, 'PAGE_MAX_AGE', 300, { min: 0, max: 31_536_000 }),
+    trustProxy: readInteger(env, 'TRUST_PROXY', 0, { min: 0, max: 10 }),
+    server: {
+      headersTimeoutMs: readInteger(env, 'HEADERS_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),
+      requestTimeoutMs: readInteger(env, 'REQUEST_TIMEOUT_MS', 30_000, { min: 100, max: 600_000 }),
+      // Longer than the 60 s idle timeout of common load balancers, so they close first.
+      keepAliveTimeoutMs: readInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, { min: 1000, max: 600_000 }),
+      maxHeaderSize: 16_384,
+    },
+    sentry: readSentry(env),
+    monitoring: {
+      path: monitoringPath,
+      maxBytes: readInteger(env, 'MONITORING_MAX_BYTES', 5 * 1024 * 1024, { min: 1024, max: 100 * 1024 * 1024 }),
+    },
   });
+}
+
+function readInteger(env: Env, name: string, fallback: number, range: { min: number; max: number }): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < range.min || Number(raw) > range.max) {
+    throw new ConfigError(name, `"${raw}" is not a whole number from ${range.min} to ${range.max}`);
+  }
+  return Number(raw);
+}
+
+function readChoice<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (!(choices as readonly string[]).includes(raw)) throw new ConfigError(name, `"${raw}" is not one of ${choices.join(', ')}`);
+  return raw as T;
+}
+
+function readSentry(env: Env): SentryConfig | null {
+  const dsn = env.SENTRY_DSN?.trim();
+  if (!dsn) return null;
+  // Checked for shape here; the relay parses it fully (src/server/relay/dsn.ts) and stops start-up if it cannot.
+  const rate = env.SENTRY_TRACES_SAMPLE_RATE?.trim();
+  const tracesSampleRate = rate ? Number(rate) : 0.1;
+  if (!(tracesSampleRate >= 0 && tracesSampleRate <= 1)) {
+    throw new ConfigError('SENTRY_TRACES_SAMPLE_RATE', `"${rate}" is not a number from 0 to 1`);
+  }
+  return Object.freeze({
+    dsn,
+    environment: env.SENTRY_ENVIRONMENT?.trim() || 'production',
+    release: env.SENTRY_RELEASE?.trim() || null,
+    tracesSampleRate,
+  });
+}
+
+function readMonitoringPath(env: Env): string {
+  const raw = env.MONITORING_PATH?.trim();
+  if (!raw) return '/monitoring';
+  // One or more plain segments: it is matched exactly, and must not shadow a locale or a fixed route.
+  if (!/^(\/[A-Za-z0-9_-]+)+$/.test(raw)) throw new ConfigError('MONITORING_PATH', `"${raw}" must be a path like /monitoring (letters, digits, - and _)`);
+  return raw;
 }
 
 function readPort(env: Env): number {

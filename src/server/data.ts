@@ -3,13 +3,17 @@ import { parseDataUrl } from '../routes/page-data.ts';
 import type { Decider } from './decide.ts';
 import { HttpError } from './errors.ts';
 import type { PageStore } from './page-store.ts';
+import type { RenderCache } from './render-cache.ts';
+import { sendStored, StoredBody, type CachePolicy } from './respond.ts';
+
+type Deps = { decide: Decider; store: PageStore; build: string; cache: RenderCache | null; policy: CachePolicy };
 
 /**
  * Page data for client-side navigation: `/_data/<build>/<locale>/<slug>.json`.
  * The same parse -> decide as a document request, answered as JSON.
  * `?messages=1` adds the locale's messages (the client asks when the locale changes).
  */
-export function dataMiddleware({ decide, store, build }: { decide: Decider; store: PageStore; build: string }): Middleware {
+export function dataMiddleware({ decide, store, build, cache, policy }: Deps): Middleware {
   return async (ctx) => {
     const target = parseDataUrl(ctx.path);
     if (!target) throw new HttpError(404, 'Not found');
@@ -17,7 +21,7 @@ export function dataMiddleware({ decide, store, build }: { decide: Decider; stor
     if (target.build !== build) {
       // An old bundle asks for an old build's data: tell it to load the document instead.
       ctx.status = 409;
-      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Cache-Control', policy.never);
       ctx.body = { stale: true, build };
       return;
     }
@@ -27,13 +31,29 @@ export function dataMiddleware({ decide, store, build }: { decide: Decider; stor
         throw new HttpError(decision.status, decision.reason);
       case 'redirect':
         // Only the canonical-form redirect can happen here (the client sends locale paths only).
+        ctx.set('Cache-Control', policy.permanentRedirect);
         ctx.body = { redirect: decision.location };
         return;
       case 'page': {
         const { page } = decision;
-        ctx.status = page.status;
         const withMessages = ctx.query.messages === '1';
-        ctx.body = JSON.stringify(withMessages ? { page, messages: store.messages(page.locale) } : { page });
+        ctx.status = page.status;
+        ctx.set('Cache-Control', page.status === 200 ? policy.page : policy.notFound);
+        const etag = store.etag(page);
+        if (etag) {
+          ctx.etag = etag.slice(0, -1) + (withMessages ? '-dm"' : '-d"');
+          if (ctx.fresh) {
+            ctx.status = 304;
+            return;
+          }
+        }
+        const key = `${withMessages ? 'data+messages' : 'data'}:${page.path}`;
+        let body = page.status === 200 ? cache?.get(key) : undefined;
+        if (!body) {
+          body = new StoredBody(Buffer.from(JSON.stringify(withMessages ? { page, messages: store.messages(page.locale) } : { page })));
+          if (cache && page.status === 200) cache.set(key, body);
+        }
+        sendStored(ctx, body);
       }
     }
   };

@@ -1,21 +1,29 @@
+import type { LogLevel } from './config.ts';
+
 /**
- * One JSON object per line on stdout (stderr for errors), the format log
- * platforms ingest without parsing rules. Errors keep their stack here, on the
- * server side only; responses never carry one.
+ * One JSON object per line on stdout, the format log platforms ingest without
+ * parsing rules. Errors keep their stack here, on the server side only;
+ * responses never carry one. Nothing secret and no request bodies are logged.
  */
 export type Logger = {
+  debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 };
 
-export function createLogger(write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
-  const emit = (level: string) => (message: string, fields: Record<string, unknown> = {}) => {
-    const entry: Record<string, unknown> = { time: new Date().toISOString(), level, msg: message };
-    for (const [key, value] of Object.entries(fields)) entry[key] = value instanceof Error ? describeError(value) : value;
-    write(JSON.stringify(entry) + '\n');
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+export function createLogger(write: (line: string) => void = (line) => process.stdout.write(line), level: LogLevel = 'info'): Logger {
+  const emit = (name: Exclude<LogLevel, 'silent'>) => {
+    if (RANK[name] < RANK[level]) return () => {};
+    return (message: string, fields: Record<string, unknown> = {}) => {
+      const entry: Record<string, unknown> = { time: new Date().toISOString(), level: name, msg: message };
+      for (const [key, value] of Object.entries(fields)) entry[key] = value instanceof Error ? describeError(value) : value;
+      write(JSON.stringify(entry) + '\n');
+    };
   };
-  return { info: emit('info'), warn: emit('warn'), error: emit('error') };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 
 function describeError(error: Error) {

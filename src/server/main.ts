@@ -1,45 +1,55 @@
-import { createServer } from 'node:http';
+import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ContentError } from './content/errors.ts';
-import { createApp } from './app.ts';
 import { createLogger } from './log.ts';
+import { runPrimary } from './primary.ts';
+import { serve } from './serve.ts';
 import { prepareSite } from './site-runtime.ts';
 
-const log = createLogger();
+/**
+ * Start-up: read the configuration, then either run the server here
+ * (WEB_CONCURRENCY=1) or become the primary of that many workers.
+ * Every mistake a user can make stops here with one line, not a stack.
+ */
+function fail(message: string, code = 1): never {
+  process.stderr.write(`polysite: ${message}\n`);
+  process.exit(code);
+}
 
 let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
-  if (error instanceof ConfigError) {
-    // One line naming the variable; no stack for a configuration mistake.
-    process.stderr.write(`polysite: bad configuration: ${error.message}\n`);
-    process.exit(1);
-  }
+  if (error instanceof ConfigError) fail(`bad configuration: ${error.message}`);
   throw error;
 }
+const log = createLogger(undefined, config.logLevel);
 
-let runtime;
-try {
-  runtime = prepareSite(config);
-} catch (error) {
-  process.stderr.write(`polysite: cannot start: ${(error as Error).message}\n`);
-  process.exit(error instanceof ContentError ? 1 : 2);
+if (cluster.isPrimary && config.webConcurrency > 1) {
+  runPrimary(config, log);
+} else {
+  await startWorker(config);
 }
 
-const app = createApp(config, runtime, log);
-const server = createServer(app.callback());
-server.listen(config.port, config.host, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  log.info('listening', { port, host: config.host, url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, build: runtime.manifest.build });
-});
-
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    log.info('shutting down', { signal });
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
-  });
+async function startWorker(config: Config): Promise<void> {
+  let runtime;
+  try {
+    runtime = prepareSite(config);
+  } catch (error) {
+    fail(`cannot start: ${(error as Error).message}`, error instanceof ContentError ? 1 : 2);
+  }
+  let serving;
+  try {
+    serving = await serve({ config, runtime, log });
+  } catch (error) {
+    fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+  }
+  const stop = (signal: string) => {
+    serving.shutdown(signal).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  // In a cluster, the primary asks a worker to stop with a message (signals reach the whole group anyway).
+  process.on('message', (message) => message === 'shutdown' && stop('primary'));
+  process.on('unhandledRejection', (reason) => log.error('unhandled rejection', { error: reason instanceof Error ? reason : String(reason) }));
 }

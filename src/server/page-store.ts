@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { directionOf } from '../i18n/locales.ts';
 import { makeIntl, type CompiledMessages, type Translator } from '../i18n/intl.ts';
 import { matchRoute } from '../routes/match.ts';
@@ -16,6 +17,8 @@ export type PageStore = {
   notFound(locale: string, path: string): PageData;
   intl(locale: string): Translator;
   messages(locale: string): CompiledMessages;
+  /** A strong validator for a stored page: changes with the build, the page data and its locale's messages. */
+  etag(page: PageData): string | undefined;
   /** Every served page path with the locales that really translate it: the sitemap's source. */
   entries(): Iterable<{ locale: string; slug: string; translated: readonly string[] }>;
 };
@@ -74,8 +77,17 @@ export function buildPageStore({ site, messages, publicUrl, build }: Options): P
     store.set(locale, byslug);
   }
 
+  const etags = new WeakMap<PageData, string>();
+  for (const [locale, pages] of store) {
+    const messagesJson = JSON.stringify(messages.get(locale));
+    for (const page of pages.values()) {
+      etags.set(page, `"${createHash('sha256').update(build).update(messagesJson).update(JSON.stringify(page)).digest('base64url').slice(0, 27)}"`);
+    }
+  }
+
   return {
     find: (locale, slug) => store.get(locale)?.get(slug),
+    etag: (page) => etags.get(page),
     notFound(locale, path) {
       const intl = intls.get(locale)!;
       return {

@@ -1,17 +1,29 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { createElement } from 'react';
 import type { Decider } from './decide.ts';
 import { Document } from './document.tsx';
-import type { Manifest } from './manifest.ts';
-import type { PageStore } from './page-store.ts';
-import { isBot, renderStream } from './render.ts';
 import { HttpError } from './errors.ts';
 import type { Logger } from './log.ts';
+import type { Manifest } from './manifest.ts';
+import type { PageStore } from './page-store.ts';
+import type { RenderCache } from './render-cache.ts';
+import { isBot, renderStream } from './render.ts';
+import { collect, sendStored, sendStream, StoredBody, type CachePolicy } from './respond.ts';
+import type { PageData } from '../routes/types.ts';
 
-type Deps = { decide: Decider; store: PageStore; manifest: Manifest; renderTimeoutMs: number; log: Logger };
+type Deps = {
+  decide: Decider;
+  store: PageStore;
+  manifest: Manifest;
+  renderTimeoutMs: number;
+  log: Logger;
+  cache: RenderCache | null;
+  policy: CachePolicy;
+};
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
-export function pagesMiddleware({ decide, store, manifest, renderTimeoutMs, log }: Deps): Middleware {
+export function pagesMiddleware(deps: Deps): Middleware {
+  const { decide, policy } = deps;
   return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -32,30 +44,53 @@ export function pagesMiddleware({ decide, store, manifest, renderTimeoutMs, log 
         ctx.set('Location', decision.location);
         if (decision.negotiated) {
           // The answer depends on who asks: shared caches must not keep it.
-          ctx.set('Vary', 'Accept-Language, Cookie');
-          ctx.set('Cache-Control', 'private, no-cache');
+          ctx.vary('Accept-Language');
+          ctx.vary('Cookie');
+          ctx.set('Cache-Control', policy.negotiated);
+        } else {
+          ctx.set('Cache-Control', policy.permanentRedirect);
         }
         return;
-      case 'page': {
-        const { page } = decision;
-        ctx.state.locale = page.locale;
-        // The status is known before the first byte: a missing page is a real 404.
-        ctx.status = page.status;
-        ctx.type = 'text/html; charset=utf-8';
-        ctx.set('Content-Language', page.fallback?.contentLocale ?? page.locale);
-        if (ctx.method === 'HEAD') return;
-        const element = createElement(Document, {
-          page,
-          intl: store.intl(page.locale),
-          messages: store.messages(page.locale),
-          manifest,
-        });
-        ctx.body = await renderStream(element, {
-          waitForAll: isBot(ctx.get('User-Agent')),
-          timeoutMs: renderTimeoutMs,
-          onError: (error) => log.error('render error', { path: ctx.path, error }),
-        });
-      }
+      case 'page':
+        return sendPage(ctx, decision.page, deps);
     }
   };
+}
+
+async function sendPage(ctx: Context, page: PageData, { store, manifest, renderTimeoutMs, log, cache, policy }: Deps): Promise<void> {
+  ctx.state.locale = page.locale;
+  // The status is known before the first byte: a missing page is a real 404.
+  ctx.status = page.status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Content-Language', page.fallback?.contentLocale ?? page.locale);
+  ctx.set('Cache-Control', page.status === 200 ? policy.page : policy.notFound);
+  const etag = store.etag(page);
+  if (etag) {
+    ctx.etag = etag;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+  }
+  ctx.vary('Accept-Encoding');
+  if (ctx.method === 'HEAD') return;
+
+  // Fast path: a page rendered before is a lookup and a write.
+  const stored = cache?.get(page.path);
+  if (stored && page.status === 200) return sendStored(ctx, stored);
+
+  let failed = false;
+  const stream = await renderStream(
+    createElement(Document, { page, intl: store.intl(page.locale), messages: store.messages(page.locale), manifest }),
+    {
+      waitForAll: isBot(ctx.get('User-Agent')),
+      timeoutMs: renderTimeoutMs,
+      onError: (error) => {
+        failed = true;
+        log.error('render error', { path: ctx.path, error });
+      },
+    },
+  );
+  if (cache && page.status === 200) collect(stream, (body) => failed || cache.set(page.path, new StoredBody(body)));
+  sendStream(ctx, stream);
 }

@@ -6,14 +6,15 @@ import { readManifest, type Manifest } from './manifest.ts';
 import { loadMessages } from './messages.ts';
 import { buildPageStore, type PageStore } from './page-store.ts';
 import { buildRobots, buildSitemap } from './sitemap.ts';
+import { StoredBody } from './compression.ts';
 
 /** Everything start-up prepares so that requests only look things up. */
 export type SiteRuntime = {
   manifest: Manifest;
   store: PageStore;
   decide: Decider;
-  sitemap: string;
-  robots: string;
+  sitemap: StoredBody;
+  robots: StoredBody;
 };
 
 export function prepareSite(config: Config): SiteRuntime {
@@ -25,7 +26,7 @@ export function prepareSite(config: Config): SiteRuntime {
     manifest,
     store,
     decide: createDecider(store, config.locales, indexLocales(config.locales), config.defaultLocale),
-    sitemap: buildSitemap(store, config.publicUrl),
-    robots: buildRobots(config.publicUrl),
+    sitemap: new StoredBody(Buffer.from(buildSitemap(store, config.publicUrl))),
+    robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
   };
 }

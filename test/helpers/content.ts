@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -17,8 +17,12 @@ export const MESSAGES = { 'site.name': 'Site', 'notFound.title': 'Not found', 'e
  * A temporary `locales/` folder: { en: { 'pages/index.md': text, 'messages.json': {...} } }.
  * messages.json defaults to MESSAGES when a locale does not give one.
  */
+const made: string[] = [];
+process.once('exit', () => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 export function makeLocales(tree: Record<string, Record<string, string | object>>): string {
   const root = mkdtempSync(join(tmpdir(), 'polysite-locales-'));
+  made.push(root);
   for (const [locale, files] of Object.entries(tree)) {
     const all = { 'messages.json': MESSAGES, ...files };
     for (const [file, content] of Object.entries(all)) {

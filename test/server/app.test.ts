@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/server/config.ts';
 import { createApp } from '../../src/server/app.ts';
 import { createLogger } from '../../src/server/log.ts';
+import { Lifecycle } from '../../src/server/lifecycle.ts';
 import { prepareSite } from '../../src/server/site-runtime.ts';
 import type { PageData } from '../../src/routes/types.ts';
 import { get } from '../helpers/http.ts';
@@ -21,7 +22,12 @@ async function serveBrokenPage(logLines: string[]): Promise<{ server: Server; ur
   const good = runtime.store.find('de', '')!;
   // A docs screen without its sidebar makes the Docs component throw during the shell.
   const broken = { ...good, screen: { screen: 'docs', title: 'x', html: '', previous: null, next: null } } as unknown as PageData;
-  const app = createApp(config, { ...runtime, decide: () => ({ kind: 'page', page: broken }) }, createLogger((line) => logLines.push(line)));
+  const app = createApp({
+    config,
+    runtime: { ...runtime, decide: () => ({ kind: 'page', page: broken }) },
+    log: createLogger((line) => logLines.push(line)),
+    lifecycle: new Lifecycle(),
+  });
   const server = createServer(app.callback()).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };

@@ -1,0 +1,53 @@
+import Negotiator from 'negotiator';
+import { constants, brotliCompressSync, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import type { Readable, Transform } from 'node:stream';
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+const OFFERED: Encoding[] = ['br', 'gzip', 'identity'];
+
+/** The client's preferred encoding among ours (q-values honoured; `identity;q=0` respected by negotiator). */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return 'identity';
+  const [best] = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encodings(OFFERED);
+  return (best as Encoding | undefined) ?? 'identity';
+}
+
+/**
+ * A response body kept in memory with its compressed forms, each made once, on
+ * first demand, at a high level (it is paid once, then served many times).
+ */
+export class StoredBody {
+  #br: Buffer | undefined;
+  #gzip: Buffer | undefined;
+  constructor(readonly identity: Buffer) {}
+
+  get(encoding: Encoding): Buffer {
+    if (encoding === 'br') {
+      this.#br ??= brotliCompressSync(this.identity, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: this.identity.length },
+      });
+      return this.#br;
+    }
+    if (encoding === 'gzip') return (this.#gzip ??= gzipSync(this.identity, { level: 9 }));
+    return this.identity;
+  }
+
+  get size(): number {
+    return this.identity.length + (this.#br?.length ?? 0) + (this.#gzip?.length ?? 0);
+  }
+}
+
+/**
+ * Compresses a stream as it flows. Each chunk React writes is flushed through
+ * the compressor, so the shell still reaches the browser at once. A fast level:
+ * this runs per request.
+ */
+export function compressStream(stream: Readable, encoding: Exclude<Encoding, 'identity'>): Transform {
+  const compressor =
+    encoding === 'br'
+      ? createBrotliCompress({ flush: constants.BROTLI_OPERATION_FLUSH, params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+      : createGzip({ flush: constants.Z_SYNC_FLUSH, level: 6 });
+  stream.on('error', (error) => compressor.destroy(error));
+  compressor.on('close', () => stream.destroy());
+  return stream.pipe(compressor);
+}

@@ -1,0 +1,58 @@
+import type { Middleware } from 'koa';
+
+/**
+ * The process's serving state: how many requests are in flight, and whether we
+ * are draining after SIGTERM. While draining, requests that still arrive on an
+ * open keep-alive connection get a clean 503 with `Connection: close` rather
+ * than a reset, and responses in flight close their connection when done.
+ */
+export class Lifecycle {
+  #inFlight = 0;
+  #draining = false;
+  #idle: (() => void)[] = [];
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  drain(): void {
+    this.#draining = true;
+  }
+
+  /** Resolves when no request is in flight. */
+  idle(): Promise<void> {
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  middleware(): Middleware {
+    return async (ctx, next) => {
+      if (this.#draining) {
+        ctx.set('Connection', 'close');
+        // /healthz answers 503 itself while draining; everything else is refused here.
+        if (ctx.path !== '/healthz') {
+          ctx.status = 503;
+          ctx.set('Retry-After', '5');
+          ctx.set('Cache-Control', 'no-store');
+          ctx.body = 'Server is restarting, please retry.';
+          return;
+        }
+      }
+      this.#inFlight++;
+      // Counted until the response is fully written, not just until middleware returns
+      // (a streamed page keeps writing after that).
+      const done = () => {
+        ctx.res.off('close', done);
+        this.#inFlight--;
+        if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      };
+      ctx.res.on('close', done);
+      await next();
+      if (this.#draining && !ctx.headerSent) ctx.set('Connection', 'close');
+    };
+  }
+}
