@@ -9,7 +9,7 @@ export const APP_ERROR_HEADING = 'Application error: a client-side exception has
  * case nothing is shown while the browser reloads.
  */
 export class RootErrorBoundary extends Component<
-  { children: ReactNode; onError: (error: unknown) => boolean },
+  { children: ReactNode; onError: () => boolean },
   { error: unknown; reloading: boolean }
 > {
   override state = { error: null as unknown, reloading: false };
@@ -18,8 +18,8 @@ export class RootErrorBoundary extends Component<
     return { error };
   }
 
-  override componentDidCatch(error: unknown) {
-    if (this.props.onError(error)) this.setState({ reloading: true });
+  override componentDidCatch() {
+    if (this.props.onError()) this.setState({ reloading: true });
   }
 
   override render() {

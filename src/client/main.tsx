@@ -4,6 +4,7 @@ import { App } from '../routes/app.tsx';
 import { readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
 import { RootErrorBoundary } from './error-screen.tsx';
 import { createNavigator, type Navigator } from './navigator.ts';
+import { reportError, startReporting } from './reporting.ts';
 
 /** Renders whatever page the navigator holds; after a navigation, finishes the arrival. */
 function ClientApp({ navigator }: { navigator: Navigator }) {
@@ -19,11 +20,18 @@ function ClientApp({ navigator }: { navigator: Navigator }) {
 }
 
 // The server embedded this page's data and its locale's messages: hydrate #root with them.
-const nav = createNavigator(readPayload(document));
+const payload = readPayload(document);
+startReporting(payload.monitoring);
+const nav = createNavigator(payload);
+const logAndReport = (error: unknown) => {
+  console.error(error);
+  reportError(error);
+};
 hydrateRoot(
   document.getElementById(ROOT_ELEMENT_ID)!,
   <RootErrorBoundary onError={nav.onRenderError}>
     <ClientApp navigator={nav} />
   </RootErrorBoundary>,
+  { onCaughtError: logAndReport, onUncaughtError: logAndReport, onRecoverableError: logAndReport },
 );
 nav.start();

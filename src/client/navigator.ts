@@ -164,9 +164,9 @@ export function createNavigator(initial: Payload) {
     /**
      * A render error. After a client navigation, try one full page load of the
      * URL first (a stale bundle is the usual cause); returns true when reloading.
+     * (Logging and reporting happen in hydrateRoot's onCaughtError.)
      */
-    onRenderError(error: unknown): boolean {
-      console.error(error);
+    onRenderError(): boolean {
       if (!navigatedOnce || sessionStorage.getItem(RELOADED_KEY) === location.pathname) return false;
       sessionStorage.setItem(RELOADED_KEY, location.pathname);
       location.reload();

@@ -60,5 +60,8 @@ export type PageData = {
   screen: ScreenData;
 };
 
-/** What a document carries for hydration, and what a navigation may fetch. */
-export type Payload = { page: PageData; messages?: CompiledMessages };
+/** Browser error and performance reporting, present only when SENTRY_DSN is set. */
+export type MonitoringInit = { dsn: string; tunnel: string; environment: string; release: string; tracesSampleRate: number };
+
+/** What a document carries for hydration (all three), and what a navigation fetches (page, maybe messages). */
+export type Payload = { page: PageData; messages?: CompiledMessages; monitoring?: MonitoringInit };

@@ -5,7 +5,7 @@ import serve from 'koa-static';
 import { accessLog } from './access-log.ts';
 import type { Config } from './config.ts';
 import { dataMiddleware } from './data.ts';
-import { errorsMiddleware } from './errors.ts';
+import { errorsMiddleware, HttpError } from './errors.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
 import { pagesMiddleware } from './pages.ts';
@@ -74,7 +74,10 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     gzip: true,
     setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding'),
   });
-  fixed.get('/assets/{*file}', assets);
+  // koa-static passes on what it does not find: under /assets that is a 404, not a page.
+  fixed.get('/assets/{*file}', assets, () => {
+    throw new HttpError(404, 'Not found');
+  });
   fixed.get('/_data/{*rest}', dataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
   fixed.get('/healthz', (ctx) => {
     ctx.set('Cache-Control', policy.never);
@@ -93,6 +96,13 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   });
   app.use(fixed.routes());
 
-  app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log, cache, policy }));
+  const monitoring = config.sentry && {
+    dsn: config.sentry.dsn,
+    tunnel: config.monitoring.path,
+    environment: config.sentry.environment,
+    release: config.sentry.release ?? runtime.manifest.build,
+    tracesSampleRate: config.sentry.tracesSampleRate,
+  };
+  app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log, cache, policy, monitoring }));
   return app;
 }

@@ -1,17 +1,17 @@
 import { App } from '../routes/app.tsx';
 import { ANNOUNCER_ELEMENT_ID, PAYLOAD_ELEMENT_ID, PROGRESS_ELEMENT_ID, ROOT_ELEMENT_ID, serializePayload } from '../routes/page-data.ts';
 import type { CompiledMessages, Translator } from '../i18n/intl.ts';
-import type { PageData } from '../routes/types.ts';
+import type { MonitoringInit, PageData } from '../routes/types.ts';
 import type { Manifest } from './manifest.ts';
 
-type Props = { page: PageData; intl: Translator; messages: CompiledMessages; manifest: Manifest };
+type Props = { page: PageData; intl: Translator; messages: CompiledMessages; manifest: Manifest; monitoring: MonitoringInit | null };
 
 /**
  * The HTML shell. The browser hydrates only #root (with the same <App>); the
  * head is the server's, and client navigation updates it by hand. No inline
  * script: the data is JSON in a non-executed script element (CSP friendly).
  */
-export function Document({ page, intl, messages, manifest }: Props) {
+export function Document({ page, intl, messages, manifest, monitoring }: Props) {
   const { head } = page;
   return (
     <html lang={page.locale} dir={page.dir}>
@@ -28,6 +28,9 @@ export function Document({ page, intl, messages, manifest }: Props) {
         <link rel="icon" href={manifest.icon} type="image/svg+xml" />
         <link rel="stylesheet" href={manifest.css} />
         <link rel="modulepreload" href={manifest.js} />
+        {manifest.preload.map((chunk) => (
+          <link key={chunk} rel="modulepreload" href={chunk} />
+        ))}
       </head>
       <body>
         {/* Outside #root: the client drives these by hand during navigations. */}
@@ -39,7 +42,7 @@ export function Document({ page, intl, messages, manifest }: Props) {
         <script
           type="application/json"
           id={PAYLOAD_ELEMENT_ID}
-          dangerouslySetInnerHTML={{ __html: serializePayload({ page, messages }) }}
+          dangerouslySetInnerHTML={{ __html: serializePayload(monitoring ? { page, messages, monitoring } : { page, messages }) }}
         />
         <script type="module" src={manifest.js} />
       </body>

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from './log.ts';
+import { reportServerError } from './server-monitoring.ts';
 
 /** An error that is meant to reach the client as a status and a short, safe message. */
 export class HttpError extends Error {
@@ -25,7 +26,10 @@ export function errorsMiddleware({ log, text }: { log: Logger; text: ErrorText }
     } catch (caught) {
       const error = caught instanceof Error ? caught : new Error(String(caught));
       const status = error instanceof HttpError ? error.status : statusOf(error);
-      if (status >= 500) log.error('request failed', { method: ctx.method, path: ctx.path, error });
+      if (status >= 500) {
+        log.error('request failed', { method: ctx.method, path: ctx.path, error });
+        reportServerError(error);
+      }
       if (ctx.headerSent || !ctx.writable) return;
       // Headers set for the failed response (e.g. a half-made page) must not leak into the error.
       const allow = ctx.response.get('Allow');

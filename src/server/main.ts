@@ -4,6 +4,9 @@ import { ContentError } from './content/errors.ts';
 import { createLogger } from './log.ts';
 import { runPrimary } from './primary.ts';
 import { serve } from './serve.ts';
+import { createRelay } from './relay/index.ts';
+import { parseDsn } from './relay/dsn.ts';
+import { startServerMonitoring } from './server-monitoring.ts';
 import { prepareSite } from './site-runtime.ts';
 
 /**
@@ -38,9 +41,18 @@ async function startWorker(config: Config): Promise<void> {
   } catch (error) {
     fail(`cannot start: ${(error as Error).message}`, error instanceof ContentError ? 1 : 2);
   }
+  let relay = null;
+  if (config.sentry) {
+    try {
+      relay = createRelay({ dsn: parseDsn(config.sentry.dsn), maxBytes: config.monitoring.maxBytes, clientIp: (ctx) => ctx.ip, log });
+    } catch (error) {
+      fail(`bad configuration: ${(error as Error).message}`);
+    }
+    await startServerMonitoring(config.sentry, runtime.manifest.build);
+  }
   let serving;
   try {
-    serving = await serve({ config, runtime, log });
+    serving = await serve({ config, runtime, log, relay: relay && { path: config.monitoring.path, ...relay } });
   } catch (error) {
     fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
@@ -51,5 +63,6 @@ async function startWorker(config: Config): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   // In a cluster, the primary asks a worker to stop with a message (signals reach the whole group anyway).
   process.on('message', (message) => message === 'shutdown' && stop('primary'));
+  // (@sentry/node, when on, reports these itself through its own integration.)
   process.on('unhandledRejection', (reason) => log.error('unhandled rejection', { error: reason instanceof Error ? reason : String(reason) }));
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * What `npm run build` wrote: the build id and the hashed names of the entry
  * files. Read once at start-up; the document links to these names.
  */
-export type Manifest = { build: string; js: string; css: string; icon: string };
+export type Manifest = { build: string; js: string; css: string; icon: string; preload: string[] };
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -20,5 +20,5 @@ export function readManifest(distDir: string): Manifest {
   if (typeof data.build !== 'string' || typeof data.js !== 'string' || typeof data.css !== 'string' || typeof data.icon !== 'string') {
     throw new Error(`${file} is incomplete: run \`npm run build\` again`);
   }
-  return { build: data.build, js: data.js, css: data.css, icon: data.icon };
+  return { build: data.build, js: data.js, css: data.css, icon: data.icon, preload: Array.isArray(data.preload) ? data.preload : [] };
 }

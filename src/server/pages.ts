@@ -4,12 +4,13 @@ import type { Decider } from './decide.ts';
 import { Document } from './document.tsx';
 import { HttpError } from './errors.ts';
 import type { Logger } from './log.ts';
+import { reportServerError } from './server-monitoring.ts';
 import type { Manifest } from './manifest.ts';
 import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './render-cache.ts';
 import { isBot, renderStream } from './render.ts';
 import { collect, sendStored, sendStream, StoredBody, type CachePolicy } from './respond.ts';
-import type { PageData } from '../routes/types.ts';
+import type { MonitoringInit, PageData } from '../routes/types.ts';
 
 type Deps = {
   decide: Decider;
@@ -19,6 +20,7 @@ type Deps = {
   log: Logger;
   cache: RenderCache | null;
   policy: CachePolicy;
+  monitoring: MonitoringInit | null;
 };
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
@@ -57,7 +59,7 @@ export function pagesMiddleware(deps: Deps): Middleware {
   };
 }
 
-async function sendPage(ctx: Context, page: PageData, { store, manifest, renderTimeoutMs, log, cache, policy }: Deps): Promise<void> {
+async function sendPage(ctx: Context, page: PageData, { store, manifest, renderTimeoutMs, log, cache, policy, monitoring }: Deps): Promise<void> {
   ctx.state.locale = page.locale;
   // The status is known before the first byte: a missing page is a real 404.
   ctx.status = page.status;
@@ -81,13 +83,14 @@ async function sendPage(ctx: Context, page: PageData, { store, manifest, renderT
 
   let failed = false;
   const stream = await renderStream(
-    createElement(Document, { page, intl: store.intl(page.locale), messages: store.messages(page.locale), manifest }),
+    createElement(Document, { page, intl: store.intl(page.locale), messages: store.messages(page.locale), manifest, monitoring }),
     {
       waitForAll: isBot(ctx.get('User-Agent')),
       timeoutMs: renderTimeoutMs,
       onError: (error) => {
         failed = true;
         log.error('render error', { path: ctx.path, error });
+        reportServerError(error);
       },
     },
   );

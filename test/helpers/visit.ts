@@ -12,7 +12,10 @@ export async function visit(browser: Browser, url: string, options: { locale?: s
   const problems: string[] = [];
   const dataRequests: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    if (message.type() !== 'error' && message.type() !== 'warning') return;
+    // Chromium reports a document's own 404 status in the console; a not-found page is meant to have it.
+    if (message.text().includes('status of 404') && message.location().url === page.url()) return;
+    problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('request', (request) => {

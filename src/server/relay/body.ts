@@ -1,0 +1,49 @@
+import type { IncomingMessage } from 'node:http';
+
+export type BodyResult =
+  | { kind: 'body'; bytes: Buffer }
+  | { kind: 'tooLarge' }
+  | { kind: 'overBudget' }
+  | { kind: 'timeout' }
+  | { kind: 'aborted' };
+
+type Options = {
+  maxBytes: number;
+  /** Whole-body deadline: a client dripping one byte a second is as stuck as a silent one. */
+  timeoutMs: number;
+  /** Asks the shared buffer budget to cover this many bytes in total; false means it cannot. */
+  reserve: (total: number) => boolean;
+};
+
+/**
+ * Reads the request body as raw bytes, never decoded: replay and attachment
+ * items are binary, and a text round-trip breaks them (getsentry/sentry#45184).
+ * Stops reading at the first byte past the cap, the deadline or the budget,
+ * and leaves the rest unread; the caller answers with `Connection: close`.
+ */
+export function readBody(req: IncomingMessage, { maxBytes, timeoutMs, reserve }: Options): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+
+    const finish = (result: BodyResult) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onAborted).off('close', onAborted);
+      // Unread bytes stay unread: pausing keeps Node from draining them into memory we refused.
+      if (result.kind !== 'body') req.pause();
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) return finish({ kind: 'tooLarge' });
+      if (!reserve(received)) return finish({ kind: 'overBudget' });
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish({ kind: 'body', bytes: Buffer.concat(chunks, received) });
+    // 'close' before 'end': the client went away mid-body.
+    const onAborted = () => finish({ kind: 'aborted' });
+    const timer = setTimeout(() => finish({ kind: 'timeout' }), timeoutMs);
+
+    req.on('data', onData).on('end', onEnd).on('error', onAborted).on('close', onAborted);
+  });
+}

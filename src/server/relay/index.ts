@@ -1,0 +1,157 @@
+import type Koa from 'koa';
+import type { Logger } from '../log.ts';
+import { readBody } from './body.ts';
+import { createBudget } from './budget.ts';
+import { dsnToString, type Dsn } from './dsn.ts';
+import { readEnvelopeDsn } from './envelope.ts';
+import { createForwarder, type Outcome } from './forward.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { reject, respond, shed } from './respond.ts';
+
+/**
+ * The same-origin Sentry tunnel (`POST <MONITORING_PATH>`): the browser SDK posts
+ * envelopes here and we pass them, byte for byte, to the one configured project.
+ * A trust boundary, so the handler is a ladder of guard clauses, cheapest first,
+ * each with its own status; nothing reaches upstream unless every rung passes.
+ * Protocol facts and the design: /work/shared/relay-design.md (A.5 numbers below).
+ */
+export type RelayOptions = {
+  dsn: Dsn;
+  maxBytes: number;
+  clientIp: (ctx: Koa.Context) => string;
+  log: Logger;
+  readTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  ratePerMinute?: number;
+  burst?: number;
+  maxInFlight?: number;
+  maxBufferedBytes?: number;
+};
+
+export type Relay = { middleware: Koa.Middleware; close(): Promise<void>; inFlight(): number };
+
+export const RELAY_DEFAULTS = {
+  readTimeoutMs: 10_000,
+  // Relay's own upstream defaults are 3 s connect and 5 s for the answer (relay-design A.3).
+  connectTimeoutMs: 3_000,
+  headersTimeoutMs: 5_000,
+  bodyTimeoutMs: 10_000,
+  totalTimeoutMs: 10_000,
+  // A tab with Replay flushes every ~5 s and office NATs share one address (R-P1).
+  ratePerMinute: 300,
+  burst: 100,
+  maxInFlight: 64,
+  maxBufferedBytes: 64 * 1024 * 1024,
+} as const;
+
+// The design's list (R-B5): what the browser sends (text/plain for a string body, no type
+// for a binary one, A.1), the envelope's own type, and octet-stream. A sanity filter, not
+// CSRF defence: an HTML form can post text/plain too.
+const ACCEPTED_TYPES = new Set(['', 'text/plain', 'application/x-sentry-envelope', 'application/octet-stream']);
+
+export function createRelay(options: RelayOptions): Relay {
+  const settings = { ...RELAY_DEFAULTS, ...withoutUndefined(options) };
+  const { maxBytes, clientIp, log } = settings;
+  const allowedDsn = dsnToString(settings.dsn);
+  const project = settings.dsn.projectId;
+  const forwarder = createForwarder(settings.dsn, settings, settings.maxInFlight);
+  const limiter = createRateLimiter(settings);
+  const budget = createBudget(settings.maxBufferedBytes);
+  let inFlight = 0;
+
+  const relay = async (ctx: Koa.Context) => {
+    if (ctx.method !== 'POST') {
+      ctx.set('Allow', 'POST');
+      return reject(ctx, 405, 'Method not allowed');
+    }
+    // SECURITY: the browser transport never compresses the body (A.1), so an encoded body
+    // is not from our SDK, and decoding it would open a decompression bomb (R-B4).
+    const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity') return reject(ctx, 415, 'Content-Encoding not supported');
+    const type = ctx.get('Content-Type').split(';', 1)[0]!.trim().toLowerCase();
+    if (!ACCEPTED_TYPES.has(type)) return reject(ctx, 415, 'Content-Type not supported');
+    // SECURITY: refuse a declared oversize body before reading a byte of it (R-B2).
+    // A missing Content-Length is fine (chunked); the read below counts bytes instead.
+    // (Node's parser has already refused a malformed or conflicting Content-Length.)
+    const declared = ctx.req.headers['content-length'];
+    const declaredBytes = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
+    if (declaredBytes !== undefined && declaredBytes > maxBytes) return reject(ctx, 413, 'Envelope too large');
+    // SECURITY: shed load before reading bodies: per client first, then for everyone (R-P1, R-F5).
+    if (!limiter.take(clientIp(ctx))) return shed(ctx, 'Too many requests');
+    if (inFlight >= settings.maxInFlight) return shed(ctx, 'Too many requests in flight');
+
+    const lease = budget.lease();
+    try {
+      // SECURITY: the shared memory budget (R-B6), reserved up front when the size is known.
+      if (declaredBytes !== undefined && !lease.reserve(declaredBytes)) return shed(ctx, 'Server busy');
+      const read = await readBody(ctx.req, { maxBytes, timeoutMs: settings.readTimeoutMs, reserve: lease.reserve });
+      switch (read.kind) {
+        case 'tooLarge':
+          return reject(ctx, 413, 'Envelope too large');
+        case 'timeout':
+          return reject(ctx, 408, 'Request body timeout');
+        case 'overBudget':
+          return shed(ctx, 'Server busy');
+        case 'aborted':
+          // Nobody is listening any more; Koa skips writing to a closed socket.
+          return reject(ctx, 400, 'Request aborted');
+      }
+      const bytes = read.bytes;
+
+      const header = readEnvelopeDsn(bytes);
+      if (header.kind === 'malformed') return reject(ctx, 400, header.reason);
+      // SECURITY: the exact string the SDK derives from our own DSN, key and project included
+      // (sentry-javascript tunnel.ts). Host-only checks let anyone use the tunnel for any
+      // project on that host (getsentry/sentry#77891). Checked before any connection opens.
+      if (header.dsn !== allowedDsn) {
+        log.warn('relay refused a foreign dsn', { id: ctx.state.requestId, status: 403, bytes: bytes.length });
+        return reject(ctx, 403, 'DSN not allowed');
+      }
+      // SECURITY: checked again now, since others may have started forwarding while this body arrived.
+      if (inFlight >= settings.maxInFlight) return shed(ctx, 'Too many requests in flight');
+
+      inFlight += 1;
+      // Not aborted if the browser goes away: envelopes sent with `keepalive` while a page
+      // unloads are exactly the ones whose sender never reads the answer.
+      let outcome: Outcome;
+      try {
+        outcome = await forwarder.forward(bytes, clientIp(ctx));
+      } finally {
+        inFlight -= 1;
+      }
+      respond(ctx, outcome);
+      // The access log already has a line per request; these add what only the relay knows.
+      // Never the body, the DSN key or the client address (R-P4).
+      const fields = { id: ctx.state.requestId, status: ctx.status, project, bytes: bytes.length };
+      if (outcome.kind === 'response') log.debug('relay forwarded', { ...fields, upstream: outcome.status });
+      else log.warn('relay upstream failed', { ...fields, reason: outcome.reason });
+    } finally {
+      lease.release();
+    }
+  };
+
+  return {
+    inFlight: () => inFlight,
+    close: () => forwarder.close(),
+    async middleware(ctx) {
+      // Whatever the answer, it is about this one envelope: never cache it.
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      try {
+        await relay(ctx);
+      } catch (error) {
+        // Answered here rather than thrown: the site's error middleware would turn it into an
+        // HTML page for people, and the SDK only needs a status.
+        log.error('relay failed', { error: error instanceof Error ? error : String(error) });
+        reject(ctx, 500, 'Relay error');
+      }
+    },
+  };
+}
+
+function withoutUndefined<T extends object>(options: T): T {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as T;
+}

@@ -1,0 +1,70 @@
+import type { IncomingMessage } from 'node:http';
+import type Koa from 'koa';
+import type { Outcome } from './forward.ts';
+
+// What the browser hears: the relay's own answers, and the upstream's as the SDK needs them.
+
+/**
+ * How long the SDK should back off when we shed load ourselves. The bucket refills
+ * faster than this, but the SDK reads a 429 without these headers as "stop everything
+ * for 60 s" (A.4), and a short wait only brings a throttled tab straight back.
+ */
+const SHED_SECONDS = 30;
+
+/**
+ * The upstream answer, as the SDK needs it (A.4): the status (2xx and the 4xx it acts
+ * on mirrored), and only the two headers it reads. Never Set-Cookie, HSTS, Alt-Svc or
+ * Location: they would speak for our origin (SJS #8931).
+ */
+export function respond(ctx: Koa.Context, outcome: Outcome): void {
+  if (outcome.kind !== 'response') {
+    ctx.status = outcome.kind === 'timeout' ? 504 : 502;
+    ctx.body = {};
+    return;
+  }
+  const { status } = outcome;
+  // 3xx: redirects are never followed (a redirect could point anywhere, R-F4).
+  // 5xx and the other 4xx (401, 404...): upstream or our configuration failed,
+  // not the envelope, so the browser hears 502 rather than a misleading mirror.
+  const mirrored = (status >= 200 && status < 300) || [400, 403, 413, 429].includes(status);
+  if (status < 300 || status >= 400) {
+    // Kept on 502 too (the design table says none): a Relay 503 with Retry-After is
+    // overload, and the SDK backs off only if it sees the header (A.4).
+    if (outcome.retryAfter !== undefined) ctx.set('Retry-After', outcome.retryAfter);
+    if (outcome.rateLimits !== undefined) ctx.set('X-Sentry-Rate-Limits', outcome.rateLimits);
+  }
+  ctx.status = mirrored ? status : 502;
+  ctx.type = 'application/json';
+  ctx.body = mirrored && outcome.body && isJson(outcome.body) ? outcome.body : '{}';
+}
+
+export function reject(ctx: Koa.Context, status: number, message: string): void {
+  // A body left unread would be drained by Node to keep the socket alive, however
+  // large it is: close instead. (A GET has no body to drain, so it keeps its socket.)
+  if (hasUnreadBody(ctx.req)) ctx.set('Connection', 'close');
+  ctx.status = status;
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = message;
+}
+
+/** Our own 429 carries both headers the SDK reads, so it backs off instead of retrying (R-P3). */
+export function shed(ctx: Koa.Context, message: string): void {
+  ctx.set('Retry-After', String(SHED_SECONDS));
+  ctx.set('X-Sentry-Rate-Limits', `${SHED_SECONDS}::organization`);
+  reject(ctx, 429, message);
+}
+
+function hasUnreadBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return hasBody && !req.complete;
+}
+
+function isJson(bytes: Buffer): boolean {
+  try {
+    JSON.parse(bytes.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}

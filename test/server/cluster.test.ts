@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { get } from '../helpers/http.ts';
+import { startServer } from '../helpers/server.ts';
+
+/** WEB_CONCURRENCY=2: two workers serve; one killed is replaced, and requests keep being answered. */
+test('two workers serve, a killed worker is replaced, and nothing is refused meanwhile', async () => {
+  const server = await startServer({ WEB_CONCURRENCY: '2' });
+  try {
+    const listening = () => server.lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'listening');
+    await waitFor(() => listening().length >= 2);
+    const workers = listening().map((entry) => entry.pid as number);
+    assert.equal(new Set(workers).size, 2);
+
+    process.kill(workers[0]!, 'SIGKILL');
+    const statuses: number[] = [];
+    const deadline = Date.now() + 4000;
+    while (Date.now() < deadline && listening().length < 3) {
+      statuses.push((await get(server.url, '/en', { Connection: 'close' })).status);
+    }
+    await waitFor(() => listening().length >= 3);
+    statuses.push((await get(server.url, '/de', { Connection: 'close' })).status);
+    assert.ok(statuses.length > 1);
+    assert.deepEqual(new Set(statuses), new Set([200]));
+    assert.ok(server.lines.some((line) => line.includes('worker died, replacing it')));
+  } finally {
+    assert.equal(await server.stop(), 0);
+  }
+});
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,214 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { get } from '../helpers/http.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { request } from 'node:http';
+
+/** Caching, compression, security headers, proxy trust and logs, over HTTP against the built server. */
+let server: RunningServer;
+before(async () => {
+  server = await startServer({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' });
+});
+after(async () => {
+  await server.stop();
+});
+
+/** GET returning the raw (still compressed) body bytes. */
+function getRaw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    request({ host: url.hostname, port: url.port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+async function dataPath(page: string): Promise<string> {
+  const build = JSON.parse((await get(server.url, '/healthz')).body).build;
+  return `/_data/${build}${page}.json`;
+}
+
+describe('HTTP caching', () => {
+  test('a page answers If-None-Match with 304, twice in a row (render cache on)', async () => {
+    const first = await get(server.url, '/de/docs/routing');
+    const etag = first.headers.etag as string;
+    assert.match(etag, /^"[\w-]+"$/);
+    for (let i = 0; i < 2; i++) {
+      const again = await get(server.url, '/de/docs/routing', { 'If-None-Match': etag });
+      assert.equal(again.status, 304);
+      assert.equal(again.body, '');
+    }
+    assert.equal((await get(server.url, '/de/docs/routing', { 'If-None-Match': '"other"' })).status, 200);
+  });
+
+  test('page data has its own ETag and answers 304 too', async () => {
+    const path = await dataPath('/en/about');
+    const first = await get(server.url, path);
+    assert.equal(first.status, 200);
+    assert.equal((await get(server.url, path, { 'If-None-Match': first.headers.etag as string })).status, 304);
+    assert.notEqual(first.headers.etag, (await get(server.url, '/en/about')).headers.etag);
+  });
+
+  const kinds: [string, () => Promise<string>, Record<string, string>, RegExp, RegExp | null][] = [
+    ['page', async () => '/en/docs', {}, /^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/, /Accept-Encoding/],
+    ['page data', () => dataPath('/en/docs'), {}, /^public, max-age=0, s-maxage=\d+/, /Accept-Encoding/],
+    ['404 page', async () => '/en/nope', {}, /^public, max-age=0, s-maxage=60$/, /Accept-Encoding/],
+    ['negotiated redirect', async () => '/', { 'Accept-Language': 'fr' }, /^private, no-cache$/, /Accept-Language, Cookie/],
+    ['canonical redirect', async () => '/EN/docs/', {}, /^public, max-age=3600$/, null],
+    ['health', async () => '/healthz', {}, /^no-store$/, null],
+    ['sitemap', async () => '/sitemap.xml', {}, /^public/, /Accept-Encoding/],
+    ['bad request', async () => '/%', {}, /^no-store$/, null],
+  ];
+  for (const [kind, path, headers, cacheControl, vary] of kinds) {
+    test(`${kind}: Cache-Control and Vary`, async () => {
+      const response = await get(server.url, await path(), headers);
+      assert.match(response.headers['cache-control'] as string, cacheControl);
+      if (vary) assert.match(response.headers.vary as string, vary);
+      else assert.equal(response.headers.vary, undefined);
+    });
+  }
+
+  test('hashed assets are cached for a year, immutable, and vary by encoding', async () => {
+    const html = (await get(server.url, '/en')).body;
+    const css = /href="(\/assets\/styles-[A-Z0-9]+\.css)"/.exec(html)![1]!;
+    const response = await get(server.url, css, { 'Accept-Encoding': 'br' });
+    assert.match(response.headers['cache-control'] as string, /max-age=31536000,\s*immutable/);
+    assert.equal(response.headers['content-encoding'], 'br');
+    assert.match(response.headers.vary as string, /Accept-Encoding/);
+  });
+});
+
+describe('compression', () => {
+  for (const [accept, encoding] of [
+    ['br, gzip', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['identity', undefined],
+    ['', undefined],
+  ] as const) {
+    test(`Accept-Encoding "${accept}" gets ${encoding ?? 'no compression'}, for a page and for page data`, async () => {
+      for (const path of ['/ja/docs/content', await dataPath('/ja/docs/content')]) {
+        const response = await getRaw(path, accept ? { 'Accept-Encoding': accept } : {});
+        assert.equal(response.headers['content-encoding'], encoding);
+        const text = (encoding === 'br' ? brotliDecompressSync(response.body) : encoding === 'gzip' ? gunzipSync(response.body) : response.body).toString();
+        assert.match(text, path.endsWith('.json') ? /^\{"page":/ : /^<!DOCTYPE html>/);
+      }
+    });
+  }
+
+  test('a streamed first render and the cached repeat decode to the same document', async () => {
+    const a = brotliDecompressSync((await getRaw('/fr/blog/translating-with-icu-messages', { 'Accept-Encoding': 'br' })).body).toString();
+    const b = brotliDecompressSync((await getRaw('/fr/blog/translating-with-icu-messages', { 'Accept-Encoding': 'br' })).body).toString();
+    assert.equal(a, b);
+    assert.match(a, /<\/html>$/);
+  });
+});
+
+describe('security headers', () => {
+  for (const [kind, path] of [
+    ['200', '/en'],
+    ['404', '/en/nope'],
+    ['redirect', '/'],
+    ['400', '/%'],
+    ['405', '/healthz?x'],
+    ['asset 404', '/assets/nope.js'],
+  ] as const) {
+    test(`on a ${kind} response`, async () => {
+      const response = await get(server.url, path, {}, kind === '405' ? 'DELETE' : 'GET');
+      const csp = response.headers['content-security-policy'] as string;
+      assert.ok(csp, 'has a CSP');
+      assert.match(csp, /script-src 'self'(;|$)/);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+      assert.match(csp, /connect-src 'self'/);
+      assert.match(csp, /frame-ancestors 'none'/);
+      assert.equal(response.headers['x-content-type-options'], 'nosniff');
+      assert.ok(response.headers['referrer-policy']);
+      assert.ok(response.headers['permissions-policy']);
+      assert.equal(response.headers['x-frame-options'], 'DENY');
+      assert.equal(response.headers['strict-transport-security'], undefined, 'no HSTS over plain http');
+    });
+  }
+});
+
+describe('proxy headers are ignored without TRUST_PROXY', () => {
+  test('X-Forwarded-Proto does not turn on HSTS, X-Forwarded-Host does not change printed URLs', async () => {
+    const response = await get(server.url, '/en/docs', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-For': '203.0.113.9' });
+    assert.equal(response.headers['strict-transport-security'], undefined);
+    assert.doesNotMatch(response.body, /evil\.example/);
+  });
+
+  test('with TRUST_PROXY=1, a forwarded https request gets HSTS', async () => {
+    const proxied = await startServer({ TRUST_PROXY: '1' });
+    try {
+      const response = await get(proxied.url, '/en', { 'X-Forwarded-Proto': 'https' });
+      assert.match(response.headers['strict-transport-security'] as string, /max-age=\d+/);
+      assert.equal((await get(proxied.url, '/en')).headers['strict-transport-security'], undefined);
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
+
+describe('request ids and logs', () => {
+  test('a well-formed X-Request-Id is kept, a bad one replaced', async () => {
+    assert.equal((await get(server.url, '/en', { 'X-Request-Id': 'abc-12345-xyz' })).headers['x-request-id'], 'abc-12345-xyz');
+    const replaced = (await get(server.url, '/en', { 'X-Request-Id': 'bad id <script>' })).headers['x-request-id'] as string;
+    assert.match(replaced, /^[0-9a-f-]{36}$/);
+  });
+
+  test('one JSON line per request with time, id, method, path, status, duration, bytes and agent class', async () => {
+    await get(server.url, '/fr/about?secret=1', { 'X-Request-Id': 'log-check-0001', 'User-Agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const line = server.lines.map((text) => JSON.parse(text)).find((entry) => entry.id === 'log-check-0001');
+    assert.ok(line, 'the request was logged');
+    assert.equal(line.method, 'GET');
+    assert.equal(line.path, '/fr/about');
+    assert.equal(line.status, 200);
+    assert.equal(line.agent, 'bot');
+    assert.ok(line.bytes > 1000 && typeof line.ms === 'number' && !Number.isNaN(Date.parse(line.time)));
+    assert.ok(!server.lines.some((text) => text.includes('secret=1')), 'query strings are not logged');
+  });
+});
+
+describe('limits', () => {
+  test('a client that sends headers too slowly is cut off, while others are served', async () => {
+    const socket = connect(server.port, '127.0.0.1');
+    socket.write('GET /en HTTP/1.1\r\nHost: x\r\n');
+    const drip = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 300);
+    const closed = new Promise<string>((resolve) => {
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('close', () => resolve(data));
+      socket.on('error', () => {});
+    });
+    assert.equal((await get(server.url, '/en')).status, 200);
+    const answer = await closed;
+    clearInterval(drip);
+    assert.ok(answer === '' || /^HTTP\/1\.1 408/.test(answer), `cut off (got ${JSON.stringify(answer.slice(0, 20))})`);
+  });
+
+  test('a client that sends a body too slowly is cut off with 408, while others are served', async () => {
+    const socket = connect(server.port, '127.0.0.1');
+    socket.write('POST /en HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nhello');
+    const closed = new Promise<string>((resolve) => {
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('close', () => resolve(data));
+      socket.on('error', () => {});
+    });
+    assert.equal((await get(server.url, '/de')).status, 200);
+    const answer = await closed;
+    assert.ok(answer === '' || /^HTTP\/1\.1 (408|405)/.test(answer), `cut off (got ${JSON.stringify(answer.slice(0, 20))})`);
+  });
+
+  test('oversized headers get 431', async () => {
+    const response = await get(server.url, '/en', { 'X-Big': 'x'.repeat(20_000) }).catch(() => null);
+    assert.ok(response === null || response.status === 431);
+  });
+});

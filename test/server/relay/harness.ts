@@ -1,0 +1,115 @@
+import { request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { createEnvelope, serializeEnvelope, type Envelope } from '@sentry/core';
+import { createRelay, type Relay, type RelayOptions } from '../../../src/server/relay/index.ts';
+import { parseDsn } from '../../../src/server/relay/dsn.ts';
+import type { Logger } from '../../../src/server/log.ts';
+import type { Upstream } from '../../helpers/upstream.ts';
+
+export const PATH = '/monitoring';
+/** What the app resolved as the client's address (a documentation address: a string, never dialled). */
+export const CLIENT_IP = '203.0.113.7';
+
+export const dsnFor = (upstream: Pick<Upstream, 'port'>, { key = 'abc123', project = '42' } = {}) =>
+  `http://${key}@127.0.0.1:${upstream.port}/${project}`;
+
+type Item = [Record<string, unknown>, string | Uint8Array | Record<string, unknown>];
+
+/**
+ * An envelope as the browser SDK builds it, with the SDK's own serializer
+ * (string body, or bytes once an item is binary).
+ */
+export function makeEnvelope({ dsn, header = {}, items }: { dsn?: unknown; header?: Record<string, unknown>; items?: Item[] } = {}): Buffer {
+  const headers = { ...(dsn === undefined ? {} : { dsn }), sent_at: '2026-01-01T00:00:00.000Z', sdk: { name: 'sentry.javascript.browser', version: '11.12.0' }, ...header };
+  const defaultItems: Item[] = [[{ type: 'event' }, { event_id: '0123456789abcdef0123456789abcdef', message: 'envelope-secret-marker' }]];
+  const serialized = serializeEnvelope(createEnvelope(headers as Envelope[0], (items ?? defaultItems) as Envelope[1]));
+  return typeof serialized === 'string' ? Buffer.from(serialized, 'utf8') : Buffer.from(serialized);
+}
+
+export type RunningRelay = { url: string; port: number; relay: Relay; logs: string[]; close(): Promise<void> };
+
+/** The relay mounted as the app mounts it: exact path, ahead of everything; anything else is 404. */
+export async function startRelay(upstream: Pick<Upstream, 'port'>, options: Partial<RelayOptions> = {}): Promise<RunningRelay> {
+  const logs: string[] = [];
+  const record = (level: string) => (msg: string, fields?: Record<string, unknown>) => void logs.push(JSON.stringify({ level, msg, ...fields }));
+  const log: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
+  const relay = createRelay({ dsn: parseDsn(dsnFor(upstream)), maxBytes: 64 * 1024, clientIp: () => CLIENT_IP, log, ...options });
+  const app = new Koa();
+  app.use((ctx, next) => (ctx.path === PATH ? relay.middleware(ctx, next) : next()));
+  app.use((ctx) => {
+    ctx.status = 404;
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    relay,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await relay.close();
+    },
+  };
+}
+
+export type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
+
+/** A real HTTP request, no keep-alive, so nothing is left open after the test. */
+export function post(target: RunningRelay, body: Buffer | string, headers: Record<string, string> = {}, { method = 'POST', path = PATH } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: target.port, path, method, agent: false, headers: { 'Content-Length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Writes `head` and then `chunks` one per tick on a raw socket, stops writing as soon
+ * as any answer arrives, and resolves with everything the server sent until it closed.
+ * For requests node:http will not send: a lying Content-Length, a body cut short.
+ */
+export function rawExchange(target: RunningRelay, head: string, chunks: Buffer[] = []): Promise<{ response: string; written: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(target.port, '127.0.0.1');
+    let response = '';
+    let written = 0;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete answer in 5 s; got: ${JSON.stringify(response)}`));
+    }, 5_000);
+    const writeNext = (index: number) => {
+      if (response || socket.destroyed || index >= chunks.length) return;
+      written += chunks[index]!.length;
+      socket.write(chunks[index]!, () => setImmediate(() => writeNext(index + 1)));
+    };
+    socket.on('connect', () => socket.write(head, () => writeNext(0)));
+    socket.on('data', (data) => (response += data.toString('latin1')));
+    const done = () => {
+      clearTimeout(timer);
+      resolve({ response, written });
+    };
+    socket.on('end', () => {
+      socket.destroy();
+      done();
+    });
+    // After an early answer the server may reset the socket we are still writing into.
+    socket.on('error', (error) => (response ? done() : (clearTimeout(timer), reject(error))));
+  });
+}
+
+/** The status line and headers of a raw HTTP response. */
+export function parseRaw(response: string): { status: number; headers: Map<string, string> } {
+  const [head = ''] = response.split('\r\n\r\n', 1);
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const));
+  return { status: Number(statusLine.split(' ')[1]), headers };
+}
