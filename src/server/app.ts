@@ -57,10 +57,17 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     }),
   );
 
+  // Exact match on the raw path: `/monitoring/x` or `/monitoringx` are not the relay.
+  const monitoringPath = config.monitoring.path;
   if (relay) {
     const { path, middleware } = relay;
-    // Exact match on the raw path: `/monitoring/x` or `/monitoringx` are not the relay.
     app.use((ctx, next) => (ctx.path === path ? middleware(ctx, next) : next()));
+  } else {
+    // Without SENTRY_DSN there is no relay: the path is a plain 404, whatever the method.
+    app.use((ctx, next) => {
+      if (ctx.path === monitoringPath) throw new HttpError(404, 'Not found');
+      return next();
+    });
   }
 
   const fixed = new Router();
