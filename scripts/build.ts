@@ -15,6 +15,8 @@ import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
 import { MANIFEST_FILE } from '../src/server/manifest.ts';
 
 const dist = join(ROOT_DIR, 'dist');
+/** The browser issue's budget for what a page needs before it is interactive. */
+const FIRST_LOAD_BUDGET = 80 * 1024;
 const assetsDir = join(dist, 'client', 'assets');
 
 export async function build(): Promise<void> {
@@ -69,11 +71,15 @@ export async function build(): Promise<void> {
   const hash = createHash('sha256');
   for (const [file] of outputs.sort(([a], [b]) => a.localeCompare(b))) hash.update(readFileSync(join(ROOT_DIR, file)));
   const build = hash.digest('base64url').slice(0, 12);
-  const manifest = { build, js: entry('main', '.js'), css: entry('styles', '.css'), icon };
+  const js = entry('main', '.js');
+  // Chunks the entry imports statically are part of the first load: preload them with it.
+  const mainOutput = client.metafile.outputs[relative(ROOT_DIR, join(dist, 'client', js)).split('\\').join('/')]!;
+  const preload = mainOutput.imports.filter((imported) => imported.kind === 'import-statement').map((imported) => '/' + relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/'));
+  const manifest = { build, js, css: entry('styles', '.css'), icon, preload };
   writeFileSync(join(dist, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
 
   precompress();
-  reportSizes(outputs.map(([file]) => join(ROOT_DIR, file)));
+  reportSizes(outputs.map(([file]) => join(ROOT_DIR, file)), [js, ...preload].map((path) => join(dist, 'client', path)));
   console.log(`build ${build}: dist/manifest.json, dist/server/main.js`);
 }
 
@@ -94,17 +100,21 @@ function precompress(): void {
   }
 }
 
-function reportSizes(files: string[]): void {
+function reportSizes(files: string[], firstLoad: string[]): void {
   let total = 0;
+  let first = 0;
   const rows = files
     .filter((file) => !file.endsWith('.map'))
     .map((file) => {
       const bytes = readFileSync(file);
       const gzip = gzipSync(bytes, { level: 9 }).length;
       if (file.endsWith('.js')) total += gzip;
+      if (firstLoad.includes(file)) first += gzip;
       return `  ${relative(dist, file).padEnd(44)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KB ${(gzip / 1024).toFixed(1).padStart(7)} KB gzip`;
     });
-  console.log(`client files (raw, gzip -9):\n${rows.join('\n')}\n  all JavaScript: ${(total / 1024).toFixed(1)} KB gzip`);
+  console.log(`client files (raw, gzip -9):\n${rows.join('\n')}`);
+  console.log(`  first-load JavaScript (entry + static imports): ${(first / 1024).toFixed(1)} KB gzip; all JavaScript: ${(total / 1024).toFixed(1)} KB gzip`);
+  if (first > FIRST_LOAD_BUDGET) throw new Error(`first-load JavaScript is ${(first / 1024).toFixed(1)} KB gzip, over the ${FIRST_LOAD_BUDGET / 1024} KB budget`);
 }
 
 /** Compile every page and message now, so a broken file fails the build with its file and line. */

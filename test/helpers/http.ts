@@ -16,6 +16,8 @@ export function get(base: string, path: string, headers: Record<string, string> 
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('error', reject);
+    // A test must fail, not hang, when an answer never comes.
+    req.setTimeout(15_000, () => req.destroy(new Error(`no answer to ${method} ${path} within 15 s`)));
     req.end();
   });
 }
