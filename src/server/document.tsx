@@ -1,17 +1,18 @@
 import { App } from '../routes/app.tsx';
-import { ANNOUNCER_ELEMENT_ID, PAYLOAD_ELEMENT_ID, PROGRESS_ELEMENT_ID, ROOT_ELEMENT_ID, serializePayload } from '../routes/page-data.ts';
-import type { CompiledMessages, Translator } from '../i18n/intl.ts';
-import type { MonitoringInit, PageData } from '../routes/types.ts';
+import { ANNOUNCER_ELEMENT_ID, PAYLOAD_ELEMENT_ID, PROGRESS_ELEMENT_ID, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
+import type { Translator } from '../i18n/intl.ts';
+import type { PageData } from '../routes/types.ts';
 import type { Manifest } from './manifest.ts';
 
-type Props = { page: PageData; intl: Translator; messages: CompiledMessages; manifest: Manifest; monitoring: MonitoringInit | null };
+/** `payload` is the page's embedded JSON, already escaped (see routes/page-data.ts#serializePayload). */
+type Props = { page: PageData; intl: Translator; payload: string; manifest: Manifest };
 
 /**
  * The HTML shell. The browser hydrates only #root (with the same <App>); the
  * head is the server's, and client navigation updates it by hand. No inline
  * script: the data is JSON in a non-executed script element (CSP friendly).
  */
-export function Document({ page, intl, messages, manifest, monitoring }: Props) {
+export function Document({ page, intl, payload, manifest }: Props) {
   const { head } = page;
   return (
     <html lang={page.locale} dir={page.dir}>
@@ -42,7 +43,7 @@ export function Document({ page, intl, messages, manifest, monitoring }: Props) 
         <script
           type="application/json"
           id={PAYLOAD_ELEMENT_ID}
-          dangerouslySetInnerHTML={{ __html: serializePayload(monitoring ? { page, messages, monitoring } : { page, messages }) }}
+          dangerouslySetInnerHTML={{ __html: payload }}
         />
         <script type="module" src={manifest.js} />
       </body>

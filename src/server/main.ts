@@ -37,7 +37,7 @@ if (cluster.isPrimary && config.webConcurrency > 1) {
 async function startWorker(config: Config): Promise<void> {
   let runtime;
   try {
-    runtime = prepareSite(config);
+    runtime = await prepareSite(config);
   } catch (error) {
     fail(`cannot start: ${(error as Error).message}`, error instanceof ContentError ? 1 : 2);
   }

@@ -11,6 +11,7 @@ import type { RenderCache } from './render-cache.ts';
 import { isBot, renderStream } from './render.ts';
 import { collect, sendStored, sendStream, StoredBody, type CachePolicy } from './respond.ts';
 import type { MonitoringInit, PageData } from '../routes/types.ts';
+import { serializePayload } from '../routes/page-data.ts';
 
 type Deps = {
   decide: Decider;
@@ -25,7 +26,21 @@ type Deps = {
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
 export function pagesMiddleware(deps: Deps): Middleware {
-  const { decide, policy } = deps;
+  const { decide, policy, store, monitoring } = deps;
+  // A page's embedded JSON (page data + its locale's messages) never changes between
+  // deploys: serialize and escape it once per page, not per request. Not-found data
+  // names the requested path, so it is made each time.
+  const payloads = new WeakMap<PageData, string>();
+  const embedded = (page: PageData): string => {
+    let json = payloads.get(page);
+    if (json === undefined) {
+      const messages = store.messages(page.locale);
+      json = serializePayload(monitoring ? { page, messages, monitoring } : { page, messages });
+      if (page.status === 200) payloads.set(page, json);
+    }
+    return json;
+  };
+  const sendDeps = { ...deps, embedded };
   return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -54,12 +69,12 @@ export function pagesMiddleware(deps: Deps): Middleware {
         }
         return;
       case 'page':
-        return sendPage(ctx, decision.page, deps);
+        return sendPage(ctx, decision.page, sendDeps);
     }
   };
 }
 
-async function sendPage(ctx: Context, page: PageData, { store, manifest, renderTimeoutMs, log, cache, policy, monitoring }: Deps): Promise<void> {
+async function sendPage(ctx: Context, page: PageData, { store, manifest, renderTimeoutMs, log, cache, policy, embedded }: Deps & { embedded: (page: PageData) => string }): Promise<void> {
   ctx.state.locale = page.locale;
   // The status is known before the first byte: a missing page is a real 404.
   ctx.status = page.status;
@@ -83,7 +98,7 @@ async function sendPage(ctx: Context, page: PageData, { store, manifest, renderT
 
   let failed = false;
   const stream = await renderStream(
-    createElement(Document, { page, intl: store.intl(page.locale), messages: store.messages(page.locale), manifest, monitoring }),
+    createElement(Document, { page, intl: store.intl(page.locale), payload: embedded(page), manifest }),
     {
       waitForAll: isBot(ctx.get('User-Agent')),
       timeoutMs: renderTimeoutMs,

@@ -1,9 +1,9 @@
 import { indexLocales } from '../i18n/locales.ts';
 import type { Config } from './config.ts';
-import { loadSite } from './content/site.ts';
+import { join } from 'node:path';
+import { contentFingerprint, readSnapshot, SNAPSHOT_FILE } from './content/snapshot.ts';
 import { createDecider, type Decider } from './decide.ts';
 import { readManifest, type Manifest } from './manifest.ts';
-import { loadMessages } from './messages.ts';
 import { buildPageStore, type PageStore } from './page-store.ts';
 import { buildRobots, buildSitemap } from './sitemap.ts';
 import { StoredBody } from './compression.ts';
@@ -17,10 +17,9 @@ export type SiteRuntime = {
   robots: StoredBody;
 };
 
-export function prepareSite(config: Config): SiteRuntime {
+export async function prepareSite(config: Config): Promise<SiteRuntime> {
   const manifest = readManifest(config.distDir);
-  const site = loadSite(config.localesDir, config.locales, config.defaultLocale);
-  const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
+  const { site, messages } = await loadContent(config);
   const store = buildPageStore({ site, messages, publicUrl: config.publicUrl, build: manifest.build });
   return {
     manifest,
@@ -29,4 +28,15 @@ export function prepareSite(config: Config): SiteRuntime {
     sitemap: new StoredBody(Buffer.from(buildSitemap(store, config.publicUrl))),
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
   };
+}
+
+/**
+ * The content as built, when the folder is unchanged since the build; otherwise
+ * compiled now (the Markdown and messages modules are loaded only then).
+ */
+async function loadContent({ localesDir, locales, defaultLocale, distDir }: Config) {
+  const snapshot = readSnapshot(join(distDir, SNAPSHOT_FILE), contentFingerprint(localesDir, locales, defaultLocale));
+  if (snapshot) return snapshot;
+  const [{ loadSite }, { loadMessages }] = await Promise.all([import('./content/site.ts'), import('./messages.ts')]);
+  return { site: loadSite(localesDir, locales, defaultLocale), messages: loadMessages(localesDir, locales, defaultLocale) };
 }

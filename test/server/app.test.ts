@@ -18,7 +18,7 @@ async function serveBrokenPage(logLines: string[]): Promise<{ server: Server; ur
     de: { 'pages/index.md': makePage(), 'messages.json': { 'site.name': 'Seite', 'notFound.title': 'Fehlt', 'error.title': 'Etwas ist schiefgelaufen', 'error.body': 'Später noch einmal.' } },
   });
   const config = loadConfig({ LOCALES_DIR: dir, PORT: '0' });
-  const runtime = prepareSite(config);
+  const runtime = await prepareSite(config);
   const good = runtime.store.find('de', '')!;
   // A docs screen without its sidebar makes the Docs component throw during the shell.
   const broken = { ...good, screen: { screen: 'docs', title: 'x', html: '', previous: null, next: null } } as unknown as PageData;
