@@ -22,7 +22,18 @@ const MEMORY_REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 300_000);
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 const hasTaskset = spawnSync('taskset', ['-c', '1', 'true']).status === 0;
 
-type Row = { mode: string; name: string; path: string; rps: number; perCpu: number; p50: number; p99: number; bytes: number; errors: number; status: string };
+type Row = {
+  mode: string;
+  name: string;
+  path: string;
+  rps: number;
+  perCpu: number;
+  p50: number;
+  p99: number;
+  bytes: number;
+  errors: number;
+  status: string;
+};
 
 async function main() {
   if (!existsSync(join(ROOT_DIR, 'dist', 'manifest.json'))) run('npm', ['run', 'build']);
@@ -50,11 +61,15 @@ async function main() {
     }
   }
 
-  console.log(`\npolysite bench: ${CONNECTIONS} connections, ${SECONDS} s per URL after ${WARMUP_SECONDS} s warm-up, Node ${process.version}${hasTaskset ? ', server on CPU 0, load on CPU 1' : ''}\n`);
+  console.log(
+    `\npolysite bench: ${CONNECTIONS} connections, ${SECONDS} s per URL after ${WARMUP_SECONDS} s warm-up, Node ${process.version}${hasTaskset ? ', server on CPU 0, load on CPU 1' : ''}\n`,
+  );
   console.log('| render cache | URL | req/s | req per CPU-s | p50 ms | p99 ms | bytes/resp | errors | status |');
   console.log('|---|---|--:|--:|--:|--:|--:|--:|---|');
   for (const row of rows) {
-    console.log(`| ${row.mode} | ${row.name} \`${row.path.length > 40 ? row.path.slice(0, 37) + '...' : row.path}\` | ${fmt(row.rps)} | ${fmt(row.perCpu)} | ${row.p50} | ${row.p99} | ${fmt(row.bytes)} | ${row.errors} | ${row.status} |`);
+    console.log(
+      `| ${row.mode} | ${row.name} \`${row.path.length > 40 ? `${row.path.slice(0, 37)}...` : row.path}\` | ${fmt(row.rps)} | ${fmt(row.perCpu)} | ${row.p50} | ${row.p99} | ${fmt(row.bytes)} | ${row.errors} | ${row.status} |`,
+    );
   }
   console.log('\n| render cache | cold start ms (spawn to first 200) | peak RSS MB |');
   console.log('|---|--:|--:|');
@@ -70,15 +85,22 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const command = readFileSync(join(ROOT_DIR, 'Procfile'), 'utf8').match(/^web:\s*(.+)$/m)![1]!;
   const started = performance.now();
-  const child = spawn(hasTaskset ? 'taskset' : 'bash', hasTaskset ? ['-c', '0', 'bash', '-c', `exec ${command}`] : ['-c', `exec ${command}`], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    hasTaskset ? 'taskset' : 'bash',
+    hasTaskset ? ['-c', '0', 'bash', '-c', `exec ${command}`] : ['-c', `exec ${command}`],
+    {
+      cwd: ROOT_DIR,
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error('server exited during start-up');
-    const ok = await fetch(url + '/de/docs/guides/install').then((response) => response.status === 200, () => false);
+    const ok = await fetch(`${url}/de/docs/guides/install`).then(
+      (response) => response.status === 200,
+      () => false,
+    );
     if (ok) return { child, url, coldStartMs: Math.round(performance.now() - started) };
     if (performance.now() - started > 20_000) throw new Error('server did not answer within 20 s');
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -91,7 +113,9 @@ async function load(server: Server, path: string) {
   const result = await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: SECONDS });
   const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
   const total = result.requests.total;
-  const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => `${code}×${(stats as { count: number }).count}`).join(' ');
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .map(([code, stats]) => `${code}×${(stats as { count: number }).count}`)
+    .join(' ');
   return {
     rps: total / SECONDS,
     perCpu: cpu > 0 ? total / cpu : 0,
@@ -105,7 +129,7 @@ async function load(server: Server, path: string) {
 
 /** Requests across every page of every locale (and their page data); RSS must not grow with the count. */
 async function memoryCheck(server: Server, build: string): Promise<string> {
-  const sitemap = await (await fetch(server.url + '/sitemap.xml')).text();
+  const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
   const paths = [...sitemap.matchAll(/<loc>[^<]*?(\/[a-z]{2}[^<]*)<\/loc>/g)].map((match) => match[1]!);
   const requests = paths.flatMap((path) => [{ path }, { path: `/_data/${build}${path}.json` }]);
   const pid = server.child.pid!;

@@ -16,22 +16,27 @@ import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
 import { MANIFEST_FILE } from '../src/server/manifest.ts';
 import { contentFingerprint, SNAPSHOT_FILE, writeSnapshot } from '../src/server/content/snapshot.ts';
 
-const dist = join(ROOT_DIR, 'dist');
 /** The browser issue's budget for what a page needs before it is interactive. */
 const FIRST_LOAD_BUDGET = 80 * 1024;
-const assetsDir = join(dist, 'client', 'assets');
 
-export async function build(): Promise<void> {
-  const content = checkContent();
+/**
+ * `dev` (used by `npm run dev`, into .dev/): readable bundles with React's
+ * development build, no precompression, no size budget, and no content
+ * snapshot, so the dev server compiles the content itself and shows its errors.
+ */
+export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {}): Promise<void> {
+  const dist = outDir;
+  const assetsDir = join(dist, 'client', 'assets');
+  const content = dev ? null : checkContent();
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(assetsDir, { recursive: true });
-  writeSnapshot(join(dist, SNAPSHOT_FILE), content.fingerprint, content.site, content.messages);
+  if (content) writeSnapshot(join(dist, SNAPSHOT_FILE), content.fingerprint, content.site, content.messages);
 
   const client = await esbuild.build({
     entryPoints: { main: 'src/client/main.tsx', styles: 'src/client/styles.css' },
     absWorkingDir: ROOT_DIR,
     bundle: true,
-    minify: true,
+    minify: !dev,
     format: 'esm',
     splitting: true,
     target: ['es2022'],
@@ -40,7 +45,8 @@ export async function build(): Promise<void> {
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
     jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
+    define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
+    sourcemap: dev ? 'inline' : false,
     // Messages arrive pre-parsed (ICU AST), so the browser never needs the ICU parser.
     alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
     metafile: true,
@@ -70,27 +76,39 @@ export async function build(): Promise<void> {
   const entry = (name: string, ext: string) => {
     const found = outputs.find(([file, meta]) => meta.entryPoint && basename(file).startsWith(`${name}-`) && file.endsWith(ext));
     if (!found) throw new Error(`build: no ${name}${ext} output`);
-    return '/' + relative(join(dist, 'client'), join(ROOT_DIR, found[0])).split('\\').join('/');
+    return `/${relative(join(dist, 'client'), join(ROOT_DIR, found[0])).split('\\').join('/')}`;
   };
 
-  const icon = hashedCopy('src/client/favicon.svg', 'favicon');
+  const icon = hashedCopy('src/client/favicon.svg', 'favicon', assetsDir);
   // The build id names the client code: a change of any client file is a new build.
   const hash = createHash('sha256');
   for (const [file] of outputs.sort(([a], [b]) => a.localeCompare(b))) hash.update(readFileSync(join(ROOT_DIR, file)));
   const build = hash.digest('base64url').slice(0, 12);
   const js = entry('main', '.js');
   // Chunks the entry imports statically are part of the first load: preload them with it.
-  const mainOutput = client.metafile.outputs[relative(ROOT_DIR, join(dist, 'client', js)).split('\\').join('/')]!;
-  const preload = mainOutput.imports.filter((imported) => imported.kind === 'import-statement').map((imported) => '/' + relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/'));
+  const mainOutput =
+    client.metafile.outputs[
+      relative(ROOT_DIR, join(dist, 'client', js))
+        .split('\\')
+        .join('/')
+    ]!;
+  const preload = mainOutput.imports
+    .filter((imported) => imported.kind === 'import-statement')
+    .map((imported) => `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`);
   const manifest = { build, js, css: entry('styles', '.css'), icon, preload };
-  writeFileSync(join(dist, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+  writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
-  precompress();
-  reportSizes(outputs.map(([file]) => join(ROOT_DIR, file)), [js, ...preload].map((path) => join(dist, 'client', path)));
+  if (dev) return;
+  precompress(assetsDir);
+  reportSizes(
+    dist,
+    outputs.map(([file]) => join(ROOT_DIR, file)),
+    [js, ...preload].map((path) => join(dist, 'client', path)),
+  );
   console.log(`build ${build}: dist/manifest.json, dist/server/main.js`);
 }
 
-function hashedCopy(source: string, name: string): string {
+function hashedCopy(source: string, name: string, assetsDir: string): string {
   const bytes = readFileSync(join(ROOT_DIR, source));
   const file = `${name}-${createHash('sha256').update(bytes).digest('hex').slice(0, 8).toUpperCase()}.svg`;
   copyFileSync(join(ROOT_DIR, source), join(assetsDir, file));
@@ -98,7 +116,7 @@ function hashedCopy(source: string, name: string): string {
 }
 
 /** Brotli and gzip siblings of every asset, made once here; koa-static serves them by Accept-Encoding. */
-function precompress(): void {
+function precompress(assetsDir: string): void {
   for (const name of readdirSync(assetsDir)) {
     if (!/\.(js|css|svg)$/.test(name)) continue;
     const bytes = readFileSync(join(assetsDir, name));
@@ -107,7 +125,7 @@ function precompress(): void {
   }
 }
 
-function reportSizes(files: string[], firstLoad: string[]): void {
+function reportSizes(dist: string, files: string[], firstLoad: string[]): void {
   let total = 0;
   let first = 0;
   const rows = files
@@ -120,8 +138,11 @@ function reportSizes(files: string[], firstLoad: string[]): void {
       return `  ${relative(dist, file).padEnd(44)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KB ${(gzip / 1024).toFixed(1).padStart(7)} KB gzip`;
     });
   console.log(`client files (raw, gzip -9):\n${rows.join('\n')}`);
-  console.log(`  first-load JavaScript (entry + static imports): ${(first / 1024).toFixed(1)} KB gzip; all JavaScript: ${(total / 1024).toFixed(1)} KB gzip`);
-  if (first > FIRST_LOAD_BUDGET) throw new Error(`first-load JavaScript is ${(first / 1024).toFixed(1)} KB gzip, over the ${FIRST_LOAD_BUDGET / 1024} KB budget`);
+  console.log(
+    `  first-load JavaScript (entry + static imports): ${(first / 1024).toFixed(1)} KB gzip; all JavaScript: ${(total / 1024).toFixed(1)} KB gzip`,
+  );
+  if (first > FIRST_LOAD_BUDGET)
+    throw new Error(`first-load JavaScript is ${(first / 1024).toFixed(1)} KB gzip, over the ${FIRST_LOAD_BUDGET / 1024} KB budget`);
 }
 
 /** Compile every page and message now, so a broken file fails the build with its file and line. */

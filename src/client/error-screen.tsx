@@ -8,10 +8,7 @@ export const APP_ERROR_HEADING = 'Application error: a client-side exception has
  * whether to try a full page load first (after a client navigation), in which
  * case nothing is shown while the browser reloads.
  */
-export class RootErrorBoundary extends Component<
-  { children: ReactNode; onError: () => boolean },
-  { error: unknown; reloading: boolean }
-> {
+export class RootErrorBoundary extends Component<{ children: ReactNode; onError: () => boolean }, { error: unknown; reloading: boolean }> {
   override state = { error: null as unknown, reloading: false };
 
   static getDerivedStateFromError(error: unknown) {

@@ -16,13 +16,17 @@ export function updateHead(page: PageData): void {
   const anchor = document.head.querySelector('link[rel="icon"]');
   const links: HTMLLinkElement[] = [];
   if (page.head.canonical) links.push(makeLink({ rel: 'canonical', href: page.head.canonical }));
-  for (const alternate of page.head.alternates) links.push(makeLink({ rel: 'alternate', hreflang: alternate.hreflang, href: alternate.href }));
+  for (const alternate of page.head.alternates)
+    links.push(makeLink({ rel: 'alternate', hreflang: alternate.hreflang, href: alternate.href }));
   for (const link of links) document.head.insertBefore(link, anchor);
 }
 
 function setMeta(name: string, content: string | null): void {
   let meta = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
-  if (content === null) return meta?.remove();
+  if (content === null) {
+    meta?.remove();
+    return;
+  }
   if (!meta) {
     meta = document.createElement('meta');
     meta.name = name;

@@ -15,7 +15,8 @@ export function makeClientIntl(locale: string, messages: CompiledMessages): Tran
       if (!formatter) {
         const message = messages[id];
         if (!message) return id;
-        formatters.set(id, (formatter = new IntlMessageFormat(message, locale)));
+        formatter = new IntlMessageFormat(message, locale);
+        formatters.set(id, formatter);
       }
       return String(formatter.format(values));
     },

@@ -3,7 +3,7 @@ import { makeClientIntl } from './intl.ts';
 import { ANNOUNCER_ELEMENT_ID, PROGRESS_ELEMENT_ID } from '../routes/page-data.ts';
 import type { PageData, Payload } from '../routes/types.ts';
 import { updateHead } from './head.ts';
-import { createPageLoader } from './page-loader.ts';
+import { createPageLoader, type LoadResult } from './page-loader.ts';
 
 /**
  * Client-side navigation: which clicks to take over, fetching page data,
@@ -29,7 +29,10 @@ export function createNavigator(initial: Payload) {
   const intls = new Map<string, Translator>();
   const intlFor = (locale: string) => {
     let intl = intls.get(locale);
-    if (!intl) intls.set(locale, (intl = makeClientIntl(locale, messages.get(locale) ?? {})));
+    if (!intl) {
+      intl = makeClientIntl(locale, messages.get(locale) ?? {});
+      intls.set(locale, intl);
+    }
     return intl;
   };
   const loader = createPageLoader(build, (locale) => messages.has(locale));
@@ -60,9 +63,10 @@ export function createNavigator(initial: Payload) {
     const seq = ++sequence;
     // Racing clicks: the last one wins, earlier fetches are aborted.
     controller?.abort();
-    const current = (controller = new AbortController());
+    const current = new AbortController();
+    controller = current;
     const progress = setTimeout(() => toggleProgress(true), PROGRESS_DELAY_MS);
-    let result;
+    let result: LoadResult;
     try {
       result = await loader.load(url.pathname, current.signal);
     } catch {
@@ -180,5 +184,6 @@ export type Navigator = ReturnType<typeof createNavigator>;
 /** The switcher's choice, remembered for `/` (read by the server's negotiation). */
 function rememberLocale(locale: string) {
   const secure = location.protocol === 'https:' ? '; Secure' : '';
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser we support (Safari, Firefox).
   document.cookie = `locale=${encodeURIComponent(locale)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
 }

@@ -30,7 +30,8 @@ export function startReporting(monitoring: MonitoringInit | undefined): void {
       for (const error of queue.splice(0)) send(error);
     });
   // Safari has no requestIdleCallback.
-  const whenIdle = () => ('requestIdleCallback' in window ? requestIdleCallback(() => void load(), { timeout: 2000 }) : setTimeout(load, 1));
+  const whenIdle = () =>
+    'requestIdleCallback' in window ? requestIdleCallback(() => void load(), { timeout: 2000 }) : setTimeout(load, 1);
   if (document.readyState === 'complete') whenIdle();
   else addEventListener('load', whenIdle, { once: true });
 }

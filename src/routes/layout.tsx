@@ -29,7 +29,7 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
           <ul>
             {SECTIONS.map(({ slug, key }) => {
               const path = slug ? `${home}/${slug}` : home;
-              const current = page.path === path || (slug !== '' && page.path.startsWith(path + '/'));
+              const current = page.path === path || (slug !== '' && page.path.startsWith(`${path}/`));
               return (
                 <li key={key}>
                   <a href={path} aria-current={current ? 'page' : undefined}>

@@ -18,6 +18,7 @@ export const MAX_PATH_LENGTH = 1024;
 
 // SECURITY: a backslash is a path separator to browsers (`/\evil.com` is protocol-relative
 // to them) and to Windows file systems; control characters have no place in a URL.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const FORBIDDEN = /[\\\u0000-\u001f\u007f]/;
 
 export function parseLocation(rawPath: string, search: string, locales: LocaleIndex): LocationDecision {
@@ -51,7 +52,7 @@ export function parseLocation(rawPath: string, search: string, locales: LocaleIn
   const locale = first === undefined ? undefined : locales.get(first.toLowerCase());
   if (locale === undefined) {
     // The whole path (canonicalised) goes after the negotiated locale.
-    return { kind: 'negotiate', rest: segments.length ? '/' + segments.join('/') : '' };
+    return { kind: 'negotiate', rest: segments.length ? `/${segments.join('/')}` : '' };
   }
 
   const rest = segments.slice(1);

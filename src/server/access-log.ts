@@ -24,7 +24,7 @@ export function accessLog(log: Logger): Middleware {
       log.info('request', {
         id,
         method: ctx.method,
-        path: ctx.path.length > 200 ? ctx.path.slice(0, 200) + '…' : ctx.path,
+        path: ctx.path.length > 200 ? `${ctx.path.slice(0, 200)}…` : ctx.path,
         status: ctx.res.statusCode,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
         bytes: socket.bytesWritten - bytesBefore,

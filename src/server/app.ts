@@ -50,6 +50,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   app.use(
     errorsMiddleware({
       log,
+      showStacks: !config.production,
       text: (locale) => {
         const intl = runtime.store.intl(locale ?? config.defaultLocale);
         return { lang: intl.locale, title: intl.formatMessage({ id: 'error.title' }), body: intl.formatMessage({ id: 'error.body' }) };

@@ -28,7 +28,10 @@ export class StoredBody {
       });
       return this.#br;
     }
-    if (encoding === 'gzip') return (this.#gzip ??= gzipSync(this.identity, { level: 9 }));
+    if (encoding === 'gzip') {
+      this.#gzip ??= gzipSync(this.identity, { level: 9 });
+      return this.#gzip;
+    }
     return this.identity;
   }
 

@@ -64,7 +64,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const monitoringPath = readMonitoringPath(env);
   const firstSegment = monitoringPath.split('/')[1]!.toLowerCase();
-  if (found.some((locale) => locale.toLowerCase() === firstSegment) || ['assets', '_data', 'healthz', 'sitemap.xml', 'robots.txt'].includes(firstSegment)) {
+  if (
+    found.some((locale) => locale.toLowerCase() === firstSegment) ||
+    ['assets', '_data', 'healthz', 'sitemap.xml', 'robots.txt'].includes(firstSegment)
+  ) {
     throw new ConfigError('MONITORING_PATH', `"${monitoringPath}" would shadow a locale or a fixed route`);
   }
   return Object.freeze({
@@ -74,7 +77,8 @@ export function loadConfig(env: Env = process.env): Config {
     defaultLocale,
     locales: [defaultLocale, ...found.filter((locale) => locale !== defaultLocale)],
     localesDir,
-    distDir: join(ROOT_DIR, 'dist'),
+    // `npm run dev` points this at .dev/; production runs what `npm run build` wrote.
+    distDir: env.DIST_DIR ? env.DIST_DIR : join(ROOT_DIR, 'dist'),
     production: env.NODE_ENV !== 'development',
     renderTimeoutMs: 10_000,
     logLevel: readChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -135,7 +139,8 @@ function readMonitoringPath(env: Env): string {
   const raw = env.MONITORING_PATH?.trim();
   if (!raw) return '/monitoring';
   // One or more plain segments: it is matched exactly, and must not shadow a locale or a fixed route.
-  if (!/^(\/[A-Za-z0-9_-]+)+$/.test(raw)) throw new ConfigError('MONITORING_PATH', `"${raw}" must be a path like /monitoring (letters, digits, - and _)`);
+  if (!/^(\/[A-Za-z0-9_-]+)+$/.test(raw))
+    throw new ConfigError('MONITORING_PATH', `"${raw}" must be a path like /monitoring (letters, digits, - and _)`);
   return raw;
 }
 

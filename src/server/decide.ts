@@ -32,7 +32,7 @@ export function createDecider(store: PageStore, locales: readonly string[], inde
       case 'page': {
         const page = store.find(location.locale, location.slug);
         // The not-found page names the path decoded, as the visitor typed it; React escapes it.
-        const shown = `/${location.locale}${location.slug ? '/' + location.slug : ''}`;
+        const shown = `/${location.locale}${location.slug ? `/${location.slug}` : ''}`;
         return { kind: 'page', page: page ?? store.notFound(location.locale, shown) };
       }
     }

@@ -43,6 +43,7 @@ export function Document({ page, intl, payload, manifest }: Props) {
         <script
           type="application/json"
           id={PAYLOAD_ELEMENT_ID}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON escaped for HTML by serializePayload (src/routes/page-data.ts).
           dangerouslySetInnerHTML={{ __html: payload }}
         />
         <script type="module" src={manifest.js} />

@@ -19,7 +19,8 @@ export type ErrorText = (locale: string | undefined) => { lang: string; title: s
  * The one place errors become responses. 4xx: our own short reason (never input).
  * 5xx: a localized generic page; the stack goes to the log only.
  */
-export function errorsMiddleware({ log, text }: { log: Logger; text: ErrorText }): Middleware {
+/** `showStacks`: development only (NODE_ENV=development); production pages never carry one. */
+export function errorsMiddleware({ log, text, showStacks = false }: { log: Logger; text: ErrorText; showStacks?: boolean }): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -33,13 +34,13 @@ export function errorsMiddleware({ log, text }: { log: Logger; text: ErrorText }
       if (ctx.headerSent || !ctx.writable) return;
       // Headers set for the failed response (e.g. a half-made page) must not leak into the error.
       const allow = ctx.response.get('Allow');
-      ctx.res.getHeaderNames().forEach((name) => ctx.res.removeHeader(name));
+      for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
       if (allow) ctx.set('Allow', allow);
       ctx.status = status;
       ctx.set('Cache-Control', 'no-store');
       const exposed = status < 500 ? { lang: 'en', title: `${status} ${error.message}`, body: '' } : text(ctx.state.locale);
       ctx.type = 'text/html; charset=utf-8';
-      ctx.body = errorPage(exposed);
+      ctx.body = errorPage(exposed, showStacks && status >= 500 ? (error.stack ?? String(error)) : '');
     }
   };
 }
@@ -56,6 +57,6 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
 }
 
-function errorPage({ lang, title, body }: { lang: string; title: string; body: string }): string {
-  return `<!DOCTYPE html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body ? `<p>${escapeHtml(body)}</p>` : ''}</main></body></html>`;
+function errorPage({ lang, title, body }: { lang: string; title: string; body: string }, stack: string): string {
+  return `<!DOCTYPE html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body ? `<p>${escapeHtml(body)}</p>` : ''}${stack ? `<pre>${escapeHtml(stack)}</pre>` : ''}</main></body></html>`;
 }

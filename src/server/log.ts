@@ -20,7 +20,7 @@ export function createLogger(write: (line: string) => void = (line) => process.s
     return (message: string, fields: Record<string, unknown> = {}) => {
       const entry: Record<string, unknown> = { time: new Date().toISOString(), level: name, msg: message };
       for (const [key, value] of Object.entries(fields)) entry[key] = value instanceof Error ? describeError(value) : value;
-      write(JSON.stringify(entry) + '\n');
+      write(`${JSON.stringify(entry)}\n`);
     };
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };

@@ -3,11 +3,11 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ContentError } from './content/errors.ts';
 import { createLogger } from './log.ts';
 import { runPrimary } from './primary.ts';
-import { serve } from './serve.ts';
+import { serve, type Serving } from './serve.ts';
 import { createRelay } from './relay/index.ts';
 import { parseDsn } from './relay/dsn.ts';
 import { startServerMonitoring } from './server-monitoring.ts';
-import { prepareSite } from './site-runtime.ts';
+import { prepareSite, type SiteRuntime } from './site-runtime.ts';
 
 /**
  * Start-up: read the configuration, then either run the server here
@@ -35,7 +35,7 @@ if (cluster.isPrimary && config.webConcurrency > 1) {
 }
 
 async function startWorker(config: Config): Promise<void> {
-  let runtime;
+  let runtime: SiteRuntime;
   try {
     runtime = await prepareSite(config);
   } catch (error) {
@@ -50,7 +50,7 @@ async function startWorker(config: Config): Promise<void> {
     }
     await startServerMonitoring(config.sentry, runtime.manifest.build);
   }
-  let serving;
+  let serving: Serving;
   try {
     serving = await serve({ config, runtime, log, relay: relay && { path: config.monitoring.path, ...relay } });
   } catch (error) {
@@ -64,5 +64,7 @@ async function startWorker(config: Config): Promise<void> {
   // In a cluster, the primary asks a worker to stop with a message (signals reach the whole group anyway).
   process.on('message', (message) => message === 'shutdown' && stop('primary'));
   // (@sentry/node, when on, reports these itself through its own integration.)
-  process.on('unhandledRejection', (reason) => log.error('unhandled rejection', { error: reason instanceof Error ? reason : String(reason) }));
+  process.on('unhandledRejection', (reason) =>
+    log.error('unhandled rejection', { error: reason instanceof Error ? reason : String(reason) }),
+  );
 }

@@ -81,7 +81,10 @@ export function buildPageStore({ site, messages, publicUrl, build }: Options): P
   for (const [locale, pages] of store) {
     const messagesJson = JSON.stringify(messages.get(locale));
     for (const page of pages.values()) {
-      etags.set(page, `"${createHash('sha256').update(build).update(messagesJson).update(JSON.stringify(page)).digest('base64url').slice(0, 27)}"`);
+      etags.set(
+        page,
+        `"${createHash('sha256').update(build).update(messagesJson).update(JSON.stringify(page)).digest('base64url').slice(0, 27)}"`,
+      );
     }
   }
 
@@ -96,7 +99,12 @@ export function buildPageStore({ site, messages, publicUrl, build }: Options): P
         locale,
         dir: directionOf(locale),
         path,
-        head: { title: `${intl.formatMessage({ id: 'notFound.title' })} · ${intl.formatMessage({ id: 'site.name' })}`, description: intl.formatMessage({ id: 'notFound.title' }), canonical: null, alternates: [] },
+        head: {
+          title: `${intl.formatMessage({ id: 'notFound.title' })} · ${intl.formatMessage({ id: 'site.name' })}`,
+          description: intl.formatMessage({ id: 'notFound.title' }),
+          canonical: null,
+          alternates: [],
+        },
         // The switcher on a 404 offers each locale's home: the same slug would be a 404 too.
         locales: localeLinks(site.locales, '', autonyms),
         fallback: null,
@@ -178,7 +186,10 @@ function localeLinks(locales: readonly string[], slug: string, autonyms: Map<str
 }
 
 /** The docs sidebar: the docs index first, then its children, nested by folder, ordered by `order`. */
-function buildDocsTree(pages: ReadonlyMap<string, SourcePage>, linkTo: (page: SourcePage) => { title: string; path: string; lang: string | undefined }): NavNode[] {
+function buildDocsTree(
+  pages: ReadonlyMap<string, SourcePage>,
+  linkTo: (page: SourcePage) => { title: string; path: string; lang: string | undefined },
+): NavNode[] {
   const docs = [...pages.values()].filter((page) => page.slug === 'docs' || page.slug.startsWith('docs/'));
   const childrenOf = (parent: string): NavNode[] =>
     docs

@@ -74,7 +74,11 @@ export function pagesMiddleware(deps: Deps): Middleware {
   };
 }
 
-async function sendPage(ctx: Context, page: PageData, { store, manifest, renderTimeoutMs, log, cache, policy, embedded }: Deps & { embedded: (page: PageData) => string }): Promise<void> {
+async function sendPage(
+  ctx: Context,
+  page: PageData,
+  { store, manifest, renderTimeoutMs, log, cache, policy, embedded }: Deps & { embedded: (page: PageData) => string },
+): Promise<void> {
   ctx.state.locale = page.locale;
   // The status is known before the first byte: a missing page is a real 404.
   ctx.status = page.status;
@@ -97,18 +101,15 @@ async function sendPage(ctx: Context, page: PageData, { store, manifest, renderT
   if (stored && page.status === 200) return sendStored(ctx, stored);
 
   let failed = false;
-  const stream = await renderStream(
-    createElement(Document, { page, intl: store.intl(page.locale), payload: embedded(page), manifest }),
-    {
-      waitForAll: isBot(ctx.get('User-Agent')),
-      timeoutMs: renderTimeoutMs,
-      onError: (error) => {
-        failed = true;
-        log.error('render error', { path: ctx.path, error });
-        reportServerError(error);
-      },
+  const stream = await renderStream(createElement(Document, { page, intl: store.intl(page.locale), payload: embedded(page), manifest }), {
+    waitForAll: isBot(ctx.get('User-Agent')),
+    timeoutMs: renderTimeoutMs,
+    onError: (error) => {
+      failed = true;
+      log.error('render error', { path: ctx.path, error });
+      reportServerError(error);
     },
-  );
+  });
   if (cache && page.status === 200) collect(stream, (body) => failed || cache.set(page.path, new StoredBody(body)));
   sendStream(ctx, stream);
 }

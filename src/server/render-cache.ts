@@ -1,4 +1,4 @@
-import { StoredBody } from './compression.ts';
+import type { StoredBody } from './compression.ts';
 
 /**
  * Rendered pages by path. Pages are immutable between deploys, so each is

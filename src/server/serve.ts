@@ -7,7 +7,12 @@ import type { SiteRuntime } from './site-runtime.ts';
 
 export type Serving = { server: Server; lifecycle: Lifecycle; shutdown(reason: string): Promise<void> };
 
-type Parts = { config: Config; runtime: SiteRuntime; log: Logger; relay?: { path: string; middleware: import('koa').Middleware; close(): Promise<void> } | null };
+type Parts = {
+  config: Config;
+  runtime: SiteRuntime;
+  log: Logger;
+  relay?: { path: string; middleware: import('koa').Middleware; close(): Promise<void> } | null;
+};
 
 /**
  * One HTTP server with explicit limits, and its graceful shutdown: stop
@@ -18,7 +23,16 @@ export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> 
   const lifecycle = new Lifecycle();
   const app = createApp({ config, runtime, log, lifecycle, relay: relay ?? null });
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderSize } = config.server;
-  const server = createServer({ maxHeaderSize, requestTimeout: requestTimeoutMs, headersTimeout: headersTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: Math.min(5000, headersTimeoutMs) }, app.callback());
+  const server = createServer(
+    {
+      maxHeaderSize,
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(5000, headersTimeoutMs),
+    },
+    app.callback(),
+  );
   server.maxHeadersCount = 100;
   // Requests with a slow body or slow headers are cut by requestTimeout/headersTimeout;
   // a socket that sits silent beyond that is closed too.

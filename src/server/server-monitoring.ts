@@ -17,7 +17,10 @@ export async function startServerMonitoring(sentry: SentryConfig, build: string)
     // No tracesSampleRate: tracing stays off. SDK 11 still continues a browser's
     // sampled trace (sentry-trace header) with server spans unless told otherwise,
     // which would cost a span per request and put request headers in them: no spans.
-    integrations: (defaults) => [...defaults.filter((integration) => integration.name !== 'Http'), Sentry.httpIntegration({ spans: false })],
+    integrations: (defaults) => [
+      ...defaults.filter((integration) => integration.name !== 'Http'),
+      Sentry.httpIntegration({ spans: false }),
+    ],
   });
   capture = (error) => Sentry.captureException(error);
 }

@@ -28,7 +28,9 @@ for (const locale of ['en', 'ar']) {
       const results = await new AxeBuilder({ page }).analyze();
       for (const violation of results.violations) {
         if (violation.impact === 'serious' || violation.impact === 'critical') {
-          found.push(`${locale}${slug}: ${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+          found.push(
+            `${locale}${slug}: ${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+          );
         }
       }
     }

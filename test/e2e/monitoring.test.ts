@@ -40,7 +40,12 @@ after(async () => {
 function items() {
   return upstream.received.flatMap((request) => {
     const [header, entries] = parseEnvelope(new Uint8Array(request.body));
-    return entries.map(([itemHeader, payload]) => ({ request, header, type: itemHeader.type as string, payload: payload as Record<string, any> }));
+    return entries.map(([itemHeader, payload]) => ({
+      request,
+      header,
+      type: itemHeader.type as string,
+      payload: payload as Record<string, any>,
+    }));
   });
 }
 
@@ -49,7 +54,14 @@ async function waitForItem(predicate: (item: ReturnType<typeof items>[number]) =
   for (;;) {
     const found = items().find(predicate);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no matching item; got ${items().map((item) => item.type).join(', ') || 'nothing'}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no matching item; got ${
+          items()
+            .map((item) => item.type)
+            .join(', ') || 'nothing'
+        }`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -59,9 +71,11 @@ describe('browser reports through the relay', () => {
     const { page, context } = await visit(browser, `${server.url}/en`);
     await context.addCookies([{ name: 'locale', value: 'en', url: server.url }]);
     await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /chunk-/.test(entry.name)));
-    await page.evaluate(() => setTimeout(() => {
-      throw new Error('e2e thrown error');
-    }));
+    await page.evaluate(() =>
+      setTimeout(() => {
+        throw new Error('e2e thrown error');
+      }),
+    );
     const item = await waitForItem((entry) => entry.type === 'event' && JSON.stringify(entry.payload).includes('e2e thrown error'));
     assert.equal(item.payload.environment, 'e2e');
     assert.equal(item.request.url, '/api/42/envelope/?sentry_version=7&sentry_key=publickey123');
@@ -80,7 +94,12 @@ describe('browser reports through the relay', () => {
     });
     await page.goto(`${server.url}/de/docs`);
     await page.waitForSelector('.app-error');
-    await waitForItem((entry) => entry.type === 'event' && /sidebar|null|map/i.test(JSON.stringify(entry.payload.exception ?? {})) && entry.payload.request?.url?.includes('/de/docs'));
+    await waitForItem(
+      (entry) =>
+        entry.type === 'event' &&
+        /sidebar|null|map/i.test(JSON.stringify(entry.payload.exception ?? {})) &&
+        entry.payload.request?.url?.includes('/de/docs'),
+    );
     await context.close();
   });
 
@@ -89,7 +108,10 @@ describe('browser reports through the relay', () => {
   // `browser.web_vital.*` attributes, with LCP and CLS as child spans. Older SDKs sent
   // the same data as a `transaction` item with `measurements`.
   test('a page load with sampling 1.0 arrives as a pageload segment with web vitals, and a client navigation as a navigation segment', async () => {
-    const spans = () => items().filter((entry) => entry.type === 'span').flatMap((entry) => entry.payload.items as Record<string, any>[]);
+    const spans = () =>
+      items()
+        .filter((entry) => entry.type === 'span')
+        .flatMap((entry) => entry.payload.items as Record<string, any>[]);
     const op = (span: Record<string, any>) => span.attributes?.['sentry.op']?.value;
     const { page, context } = await visit(browser, `${server.url}/fr/docs/routing`);
     await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /chunk-/.test(entry.name)));
@@ -103,7 +125,10 @@ describe('browser reports through the relay', () => {
     assert.equal(pageload.is_segment, true);
     assert.ok(pageload.attributes['browser.web_vital.ttfb.value']?.value > 0, 'ttfb measured');
     assert.ok(pageload.attributes['browser.web_vital.fcp.value']?.value > 0, 'fcp measured');
-    assert.ok(spans().some((span) => op(span) === 'ui.webvital.lcp' && span.attributes['browser.web_vital.lcp.value']?.value > 0), 'lcp measured');
+    assert.ok(
+      spans().some((span) => op(span) === 'ui.webvital.lcp' && span.attributes['browser.web_vital.lcp.value']?.value > 0),
+      'lcp measured',
+    );
     await context.close();
   });
 });
@@ -121,7 +146,7 @@ describe('the relay on the built server', () => {
     const response = await get(server.url, PATH);
     assert.equal(response.status, 405);
     assert.equal(response.headers.allow, 'POST');
-    assert.notEqual((await fetch(server.url + '/monitoring', { method: 'POST', body: 'x', redirect: 'manual' })).status, 200);
+    assert.notEqual((await fetch(`${server.url}/monitoring`, { method: 'POST', body: 'x', redirect: 'manual' })).status, 200);
   });
 });
 
@@ -129,13 +154,22 @@ describe('without SENTRY_DSN', () => {
   test('the monitoring path is a 404 and no Sentry code reaches the browser', async () => {
     const plain = await startServer();
     try {
-      assert.equal((await fetch(plain.url + '/monitoring', { method: 'POST', body: 'x' })).status, 404);
+      assert.equal((await fetch(`${plain.url}/monitoring`, { method: 'POST', body: 'x' })).status, 404);
       const { page, context } = await visit(browser, `${plain.url}/en`);
       await page.waitForTimeout(1500);
-      const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.js')));
+      const scripts = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => entry.name)
+          .filter((name) => name.endsWith('.js')),
+      );
       const html = (await get(plain.url, '/en')).body;
       const firstLoad = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]);
-      assert.deepEqual(scripts.map((name) => new URL(name).pathname).sort(), [...new Set(firstLoad)].sort(), 'only the first-load files, no Sentry chunk');
+      assert.deepEqual(
+        scripts.map((name) => new URL(name).pathname).sort(),
+        [...new Set(firstLoad)].sort(),
+        'only the first-load files, no Sentry chunk',
+      );
       assert.doesNotMatch(await page.content(), /"monitoring"/);
       await context.close();
     } finally {

@@ -64,7 +64,10 @@ describe('client navigation', () => {
 
     assert.ok(await hasMarker(page), 'the document was never reloaded');
     for (const path of ['/en/docs', '/en/docs/guides/install', '/en/docs/configuration', '/en/blog', '/en/blog/introducing-polysite']) {
-      assert.ok(dataRequests.some((request) => request.endsWith(`${path}.json`)), `a JSON request was made for ${path}`);
+      assert.ok(
+        dataRequests.some((request) => request.endsWith(`${path}.json`)),
+        `a JSON request was made for ${path}`,
+      );
     }
 
     await page.goBack(); // blog index
@@ -184,7 +187,14 @@ describe('fallback to a full page load', () => {
     const { page, context } = await visit(browser, `${server.url}/en`);
     await markWindow(page);
     // The client holds an older build: rewrite its data URLs to an unknown build id.
-    await page.route('**/_data/**', (route) => route.continue({ url: route.request().url().replace(/\/_data\/[^/]+\//, '/_data/old-build/') }));
+    await page.route('**/_data/**', (route) =>
+      route.continue({
+        url: route
+          .request()
+          .url()
+          .replace(/\/_data\/[^/]+\//, '/_data/old-build/'),
+      }),
+    );
     await page.click('.site-nav a[href="/en/blog"]');
     await page.waitForURL(`${server.url}/en/blog`);
     await page.waitForSelector('html[data-hydrated]');

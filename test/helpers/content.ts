@@ -18,7 +18,9 @@ export const MESSAGES = { 'site.name': 'Site', 'notFound.title': 'Not found', 'e
  * messages.json defaults to MESSAGES when a locale does not give one.
  */
 const made: string[] = [];
-process.once('exit', () => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 export function makeLocales(tree: Record<string, Record<string, string | object>>): string {
   const root = mkdtempSync(join(tmpdir(), 'polysite-locales-'));

@@ -27,7 +27,7 @@ const cases: [path: string, search: string, expected: LocationDecision][] = [
   ['/en/a%00b', '', { kind: 'reject', status: 400, reason: 'Forbidden character in path' }],
   ['/\\evil.example', '', { kind: 'reject', status: 400, reason: 'Forbidden character in path' }],
   ['/en/%5Cevil', '', { kind: 'reject', status: 400, reason: 'Forbidden character in path' }],
-  ['/en/' + 'a'.repeat(MAX_PATH_LENGTH), '', { kind: 'reject', status: 414, reason: 'URI too long' }],
+  [`/en/${'a'.repeat(MAX_PATH_LENGTH)}`, '', { kind: 'reject', status: 414, reason: 'URI too long' }],
   ['en', '', { kind: 'reject', status: 400, reason: 'Bad path' }],
 ];
 

@@ -15,7 +15,15 @@ import { makeLocales, makePage } from '../helpers/content.ts';
 async function serveBrokenPage(logLines: string[]): Promise<{ server: Server; url: string }> {
   const dir = makeLocales({
     en: { 'pages/index.md': makePage() },
-    de: { 'pages/index.md': makePage(), 'messages.json': { 'site.name': 'Seite', 'notFound.title': 'Fehlt', 'error.title': 'Etwas ist schiefgelaufen', 'error.body': 'Später noch einmal.' } },
+    de: {
+      'pages/index.md': makePage(),
+      'messages.json': {
+        'site.name': 'Seite',
+        'notFound.title': 'Fehlt',
+        'error.title': 'Etwas ist schiefgelaufen',
+        'error.body': 'Später noch einmal.',
+      },
+    },
   });
   const config = loadConfig({ LOCALES_DIR: dir, PORT: '0' });
   const runtime = await prepareSite(config);
@@ -43,7 +51,10 @@ test('a render error before the shell answers a localized 500 page without a sta
     assert.match(response.body, /Etwas ist schiefgelaufen/);
     assert.match(response.body, /lang="de"/);
     assert.doesNotMatch(response.body, /TypeError|at \w+ \(|\.tsx?:\d+/);
-    assert.ok(logLines.some((line) => line.includes('"stack"')), 'the stack is logged on the server');
+    assert.ok(
+      logLines.some((line) => line.includes('"stack"')),
+      'the stack is logged on the server',
+    );
     // The server keeps serving.
     assert.equal((await get(url, '/healthz')).status, 200);
   } finally {

@@ -32,7 +32,10 @@ for (const [env, variable] of [
   [{ PUBLIC_URL: 'https://example.com/path' }, 'PUBLIC_URL'],
 ] as const) {
   test(`a bad ${variable} (${Object.values(env)[0]}) is refused with a message naming it`, () => {
-    assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.startsWith(`${variable}: `));
+    assert.throws(
+      () => loadConfig(env),
+      (error: Error) => error instanceof ConfigError && error.message.startsWith(`${variable}: `),
+    );
   });
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSite, slugOf } from '../../src/server/content/site.ts';
-import { ContentError } from '../../src/server/content/errors.ts';
+import type { ContentError } from '../../src/server/content/errors.ts';
 import { makeLocales, makePage } from '../helpers/content.ts';
 
 test('nested folders are nested slugs and index.md is the folder page', () => {
@@ -58,7 +58,10 @@ test('bad front matter fails with the file and a reason', () => {
     ['---\ntitle: T\ndescription: D\ndate: "14.09.2026"\n---\n', /YYYY-MM-DD/],
   ] as const) {
     const dir = makeLocales({ en: { 'pages/about.md': text } });
-    assert.throws(() => loadSite(dir, ['en'], 'en'), (error: Error) => /about\.md:\d+: /.test(error.message) && reason.test(error.message));
+    assert.throws(
+      () => loadSite(dir, ['en'], 'en'),
+      (error: Error) => /about\.md:\d+: /.test(error.message) && reason.test(error.message),
+    );
   }
 });
 

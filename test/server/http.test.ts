@@ -57,7 +57,14 @@ describe('canonical form: one permanent redirect, same-origin', () => {
     });
   }
 
-  for (const path of ['//evil.example', '//evil.example/', '/%2F%2Fevil.example', '/\\evil.example', '/%5Cevil.example', '/EN//evil.example']) {
+  for (const path of [
+    '//evil.example',
+    '//evil.example/',
+    '/%2F%2Fevil.example',
+    '/\\evil.example',
+    '/%5Cevil.example',
+    '/EN//evil.example',
+  ]) {
     test(`${path} never redirects off-site`, async () => {
       const response = await get(server.url, path);
       const location = response.headers.location as string | undefined;
@@ -100,7 +107,10 @@ describe('pages', () => {
     const response = await get(server.url, '/fr/nope');
     assert.equal(response.status, 404);
     assert.match(response.body, /<html lang="fr" dir="ltr">/);
-    assert.ok(response.body.includes(message('fr', 'notFound.title').replace(/'/g, '&#x27;')) || response.body.includes(message('fr', 'notFound.title')));
+    assert.ok(
+      response.body.includes(message('fr', 'notFound.title').replace(/'/g, '&#x27;')) ||
+        response.body.includes(message('fr', 'notFound.title')),
+    );
     assert.match(response.body, /href="\/fr"/);
     assert.match(response.body, /href="\/fr\/docs"/);
     assert.match(response.body, /<meta name="robots" content="noindex"\/>/);
@@ -198,7 +208,7 @@ describe('bad input gets a clear 4xx and the server keeps serving', () => {
     ['/en/%2e%2e/%2e%2e/etc/passwd', 400],
     ['/en/a%00b', 400],
     ['/en/%0d%0aSet-Cookie:%20x=1', 400],
-    ['/en/' + 'x'.repeat(3000), 414],
+    [`/en/${'x'.repeat(3000)}`, 414],
   ] as const) {
     test(`${path.slice(0, 40)} -> ${status}`, async () => {
       const response = await get(server.url, path);

@@ -16,7 +16,10 @@ after(async () => {
 });
 
 /** GET returning the raw (still compressed) body bytes. */
-function getRaw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function getRaw(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
     request({ host: url.hostname, port: url.port, path, headers }, (res) => {
@@ -96,7 +99,9 @@ describe('compression', () => {
       for (const path of ['/ja/docs/content', await dataPath('/ja/docs/content')]) {
         const response = await getRaw(path, accept ? { 'Accept-Encoding': accept } : {});
         assert.equal(response.headers['content-encoding'], encoding);
-        const text = (encoding === 'br' ? brotliDecompressSync(response.body) : encoding === 'gzip' ? gunzipSync(response.body) : response.body).toString();
+        const text = (
+          encoding === 'br' ? brotliDecompressSync(response.body) : encoding === 'gzip' ? gunzipSync(response.body) : response.body
+        ).toString();
         assert.match(text, path.endsWith('.json') ? /^\{"page":/ : /^<!DOCTYPE html>/);
       }
     });
@@ -138,7 +143,11 @@ describe('security headers', () => {
 
 describe('proxy headers are ignored without TRUST_PROXY', () => {
   test('X-Forwarded-Proto does not turn on HSTS, X-Forwarded-Host does not change printed URLs', async () => {
-    const response = await get(server.url, '/en/docs', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-For': '203.0.113.9' });
+    const response = await get(server.url, '/en/docs', {
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'evil.example',
+      'X-Forwarded-For': '203.0.113.9',
+    });
     assert.equal(response.headers['strict-transport-security'], undefined);
     assert.doesNotMatch(response.body, /evil\.example/);
   });
@@ -163,7 +172,10 @@ describe('request ids and logs', () => {
   });
 
   test('one JSON line per request with time, id, method, path, status, duration, bytes and agent class', async () => {
-    await get(server.url, '/fr/about?secret=1', { 'X-Request-Id': 'log-check-0001', 'User-Agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' });
+    await get(server.url, '/fr/about?secret=1', {
+      'X-Request-Id': 'log-check-0001',
+      'User-Agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)',
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const line = server.lines.map((text) => JSON.parse(text)).find((entry) => entry.id === 'log-check-0001');
     assert.ok(line, 'the request was logged');

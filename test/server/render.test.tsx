@@ -18,7 +18,7 @@ function Stuck() {
 test('a render that never finishes is aborted by the timer and the stream ends', async () => {
   const errors: unknown[] = [];
   const stream = await renderStream(
-    <html>
+    <html lang="en">
       <body>
         <Suspense fallback={<p>loading</p>}>
           <Stuck />
@@ -32,10 +32,11 @@ test('a render that never finishes is aborted by the timer and the stream ends',
   assert.ok(errors.length >= 1, 'the abort is reported');
 });
 
+function Broken(): never {
+  throw new Error('boom');
+}
+
 test('a shell error rejects before any byte, so the caller can still answer 500', async () => {
-  function Broken(): never {
-    throw new Error('boom');
-  }
   await assert.rejects(renderStream(<Broken />, { waitForAll: false, timeoutMs: 1000, onError: () => {} }), /boom/);
 });
 

@@ -14,9 +14,13 @@ const FULL_MESSAGES = { ...MESSAGES };
 test('SIGTERM lets a slow streamed response finish, refuses new connections, and exits 0', async () => {
   // ~12 MB of Markdown: more than loopback socket buffers hold, so the write is in flight
   // for as long as the client does not read.
-  const paragraph = 'A long paragraph of documentation text that repeats. '.repeat(40) + '\n\n';
+  const paragraph = `${'A long paragraph of documentation text that repeats. '.repeat(40)}\n\n`;
   const dir = makeLocales({
-    en: { 'messages.json': FULL_MESSAGES, 'pages/index.md': makePage(), 'pages/big.md': makePage({ title: 'Big' }, paragraph.repeat(5500) + 'THE END\n') },
+    en: {
+      'messages.json': FULL_MESSAGES,
+      'pages/index.md': makePage(),
+      'pages/big.md': makePage({ title: 'Big' }, `${paragraph.repeat(5500)}THE END\n`),
+    },
   });
   const server = await startServer({ LOCALES_DIR: dir, RENDER_CACHE: 'off', SHUTDOWN_GRACE_MS: '20000' });
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));

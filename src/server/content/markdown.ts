@@ -23,7 +23,7 @@ md.core.ruler.push('internal_links', (state) => {
     for (const token of block.children) {
       if (token.type !== 'link_open') continue;
       const href = String(token.attrGet('href') ?? '');
-      if (!href || !href.startsWith('/') || href.startsWith('//')) continue;
+      if (!href?.startsWith('/') || href.startsWith('//')) continue;
       env.links.push({ href, line });
       token.attrSet('href', `/${env.locale}${href === '/' ? '' : href}`);
     }
@@ -59,5 +59,8 @@ export function renderMarkdown(body: string, locale: string, lineOffset: number)
 
 /** Visible text length, for the reading-time estimate. */
 export function textLength(body: string): number {
-  return body.replace(/```[\s\S]*?```/g, '').replace(/[#*_`>|[\]()-]/g, '').replace(/\s+/g, ' ').length;
+  return body
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/[#*_`>|[\]()-]/g, '')
+    .replace(/\s+/g, ' ').length;
 }

@@ -89,7 +89,7 @@ export function slugOf(relativeFile: string): string {
 }
 
 function listMarkdown(dir: string): string[] {
-  let entries;
+  let entries: import('node:fs').Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true, recursive: true });
   } catch {

@@ -85,7 +85,10 @@ export function createForwarder(dsn: Dsn, timeouts: Timeouts, connections: numbe
  * undici drops the connection (maxResponseSize) and we relay no body.
  * Encoded bodies are not relayed either: we would have to decompress them.
  */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, encoding: string | string[] | undefined): Promise<Buffer | null> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  encoding: string | string[] | undefined,
+): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {

@@ -49,5 +49,8 @@ export function clientKey(ip: string): string {
   const left = head ? head.split(':') : [];
   const right = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
   const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

@@ -42,12 +42,15 @@ describe('parseDsn + dsnToString', () => {
     ['https://abc-123@example.com/42', /is not a Sentry DSN/],
   ] as const) {
     test(`should refuse ${JSON.stringify(raw)} with a clear message`, () => {
-      assert.throws(() => parseDsn(raw), (error: Error) => {
-        assert.match(error.message, /^SENTRY_DSN: /);
-        assert.match(error.message, message);
-        assert.ok(!error.stack?.includes(' at '), 'no stack to wade through');
-        return true;
-      });
+      assert.throws(
+        () => parseDsn(raw),
+        (error: Error) => {
+          assert.match(error.message, /^SENTRY_DSN: /);
+          assert.match(error.message, message);
+          assert.ok(!error.stack?.includes(' at '), 'no stack to wade through');
+          return true;
+        },
+      );
     });
   }
 });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { MAX_HEADER_BYTES, readEnvelopeDsn } from '../../../src/server/relay/envelope.ts';
 
 const DSN = 'https://abc123@o1.ingest.sentry.io/42';
-const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+const bytes = (...parts: Array<string | number[]>) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
 
 describe('readEnvelopeDsn', () => {
   for (const [name, body] of [
@@ -27,7 +28,11 @@ describe('readEnvelopeDsn', () => {
     ['a header with invalid UTF-8', bytes('{"dsn":"', [0xc3, 0x28], '"}\n'), 'invalid envelope header'],
     ['a header without dsn', bytes('{"sent_at":"2026-01-01T00:00:00Z"}\n'), 'missing dsn'],
     ['a header with a numeric dsn', bytes('{"dsn":42}\n'), 'missing dsn'],
-    ['a header line one byte over 16 KiB', bytes(`{"dsn":"${DSN}","pad":"${'x'.repeat(MAX_HEADER_BYTES - DSN.length - 18)}"}\n`), 'envelope header too long'],
+    [
+      'a header line one byte over 16 KiB',
+      bytes(`{"dsn":"${DSN}","pad":"${'x'.repeat(MAX_HEADER_BYTES - DSN.length - 18)}"}\n`),
+      'envelope header too long',
+    ],
     ['a long body without any newline', bytes(`{"dsn":"${DSN}","pad":"${'x'.repeat(MAX_HEADER_BYTES)}"}`), 'envelope header too long'],
   ] as const) {
     test(`should refuse ${name}: ${reason}`, () => {

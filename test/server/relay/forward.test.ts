@@ -60,7 +60,14 @@ describe('the bytes upstream', TIMEOUT, () => {
       'Content-Type': 'text/plain;charset=UTF-8',
     });
     const { headers } = upstream.received[0]!;
-    assert.deepEqual(Object.keys(headers).sort(), ['connection', 'content-length', 'content-type', 'host', 'user-agent', 'x-forwarded-for']);
+    assert.deepEqual(Object.keys(headers).sort(), [
+      'connection',
+      'content-length',
+      'content-type',
+      'host',
+      'user-agent',
+      'x-forwarded-for',
+    ]);
     assert.equal(headers['x-forwarded-for'], CLIENT_IP);
     assert.equal(headers.host, `127.0.0.1:${upstream.port}`);
     assert.equal(headers['content-type'], 'application/x-sentry-envelope');
@@ -89,7 +96,14 @@ describe('the bytes upstream', TIMEOUT, () => {
       assert.ok(!line.includes('envelope-secret-marker') && !line.includes('abc123'), line);
       assert.ok(!line.includes(CLIENT_IP), 'nor the client address');
     }
-    assert.deepEqual(JSON.parse(relay.logs.at(-1)!), { level: 'debug', msg: 'relay forwarded', status: 200, project: '42', bytes: envelope.length, upstream: 200 });
+    assert.deepEqual(JSON.parse(relay.logs.at(-1)!), {
+      level: 'debug',
+      msg: 'relay forwarded',
+      status: 200,
+      project: '42',
+      bytes: envelope.length,
+      upstream: 200,
+    });
   });
 });
 
@@ -112,7 +126,14 @@ describe('the answer from upstream', TIMEOUT, () => {
       assert.equal(answer.status, status);
       assert.equal(answer.headers['retry-after'], '60');
       assert.equal(answer.headers['x-sentry-rate-limits'], '60:replay:organization:quota_exceeded, 10::key');
-      for (const name of ['set-cookie', 'strict-transport-security', 'alt-svc', 'access-control-allow-origin', 'x-sentry-error', 'server']) {
+      for (const name of [
+        'set-cookie',
+        'strict-transport-security',
+        'alt-svc',
+        'access-control-allow-origin',
+        'x-sentry-error',
+        'server',
+      ]) {
         assert.equal(answer.headers[name], undefined, `${name} is not passed through`);
       }
       assert.equal(answer.headers['cache-control'], 'no-store');

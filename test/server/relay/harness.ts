@@ -20,8 +20,21 @@ type Item = [Record<string, unknown>, string | Uint8Array | Record<string, unkno
  * An envelope as the browser SDK builds it, with the SDK's own serializer
  * (string body, or bytes once an item is binary).
  */
-export function makeEnvelope({ dsn, header = {}, items }: { dsn?: unknown; header?: Record<string, unknown>; items?: Item[] } = {}): Buffer {
-  const headers = { ...(dsn === undefined ? {} : { dsn }), sent_at: '2026-01-01T00:00:00.000Z', sdk: { name: 'sentry.javascript.browser', version: '11.12.0' }, ...header };
+export function makeEnvelope({
+  dsn,
+  header = {},
+  items,
+}: {
+  dsn?: unknown;
+  header?: Record<string, unknown>;
+  items?: Item[];
+} = {}): Buffer {
+  const headers = {
+    ...(dsn === undefined ? {} : { dsn }),
+    sent_at: '2026-01-01T00:00:00.000Z',
+    sdk: { name: 'sentry.javascript.browser', version: '11.12.0' },
+    ...header,
+  };
   const defaultItems: Item[] = [[{ type: 'event' }, { event_id: '0123456789abcdef0123456789abcdef', message: 'envelope-secret-marker' }]];
   const serialized = serializeEnvelope(createEnvelope(headers as Envelope[0], (items ?? defaultItems) as Envelope[1]));
   return typeof serialized === 'string' ? Buffer.from(serialized, 'utf8') : Buffer.from(serialized);
@@ -32,7 +45,8 @@ export type RunningRelay = { url: string; port: number; relay: Relay; logs: stri
 /** The relay mounted as the app mounts it: exact path, ahead of everything; anything else is 404. */
 export async function startRelay(upstream: Pick<Upstream, 'port'>, options: Partial<RelayOptions> = {}): Promise<RunningRelay> {
   const logs: string[] = [];
-  const record = (level: string) => (msg: string, fields?: Record<string, unknown>) => void logs.push(JSON.stringify({ level, msg, ...fields }));
+  const record = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
+    void logs.push(JSON.stringify({ level, msg, ...fields }));
   const log: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
   const relay = createRelay({ dsn: parseDsn(dsnFor(upstream)), maxBytes: 64 * 1024, clientIp: () => CLIENT_IP, log, ...options });
   const app = new Koa();
@@ -59,14 +73,29 @@ export async function startRelay(upstream: Pick<Upstream, 'port'>, options: Part
 export type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
 
 /** A real HTTP request, no keep-alive, so nothing is left open after the test. */
-export function post(target: RunningRelay, body: Buffer | string, headers: Record<string, string> = {}, { method = 'POST', path = PATH } = {}): Promise<Answer> {
+export function post(
+  target: RunningRelay,
+  body: Buffer | string,
+  headers: Record<string, string> = {},
+  { method = 'POST', path = PATH } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: target.port, path, method, agent: false, headers: { 'Content-Length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        path,
+        method,
+        agent: false,
+        headers: { 'Content-Length': String(Buffer.byteLength(body)), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -102,7 +131,11 @@ export function rawExchange(target: RunningRelay, head: string, chunks: Buffer[]
       done();
     });
     // After an early answer the server may reset the socket we are still writing into.
-    socket.on('error', (error) => (response ? done() : (clearTimeout(timer), reject(error))));
+    socket.on('error', (error) => {
+      if (response) return done();
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
 
@@ -110,6 +143,8 @@ export function rawExchange(target: RunningRelay, head: string, chunks: Buffer[]
 export function parseRaw(response: string): { status: number; headers: Map<string, string> } {
   const [head = ''] = response.split('\r\n\r\n', 1);
   const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const));
+  const headers = new Map(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers };
 }

@@ -11,7 +11,10 @@ function limiter(options: { ratePerMinute: number; burst: number }) {
 describe('createRateLimiter', () => {
   test('should allow a burst, then refill at the rate', () => {
     const { limit, advance } = limiter({ ratePerMinute: 60, burst: 3 });
-    assert.deepEqual([1, 2, 3, 4].map(() => limit.take('192.0.2.1')), [true, true, true, false]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => limit.take('192.0.2.1')),
+      [true, true, true, false],
+    );
     advance(999);
     assert.equal(limit.take('192.0.2.1'), false);
     advance(1);

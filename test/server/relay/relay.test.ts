@@ -2,14 +2,17 @@ import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEnvelope } from '@sentry/core';
 import { startUpstream, type Reply, type Upstream } from '../../helpers/upstream.ts';
-import { CLIENT_IP, PATH, dsnFor, makeEnvelope, parseRaw, post, rawExchange, startRelay } from './harness.ts';
+import { PATH, dsnFor, makeEnvelope, parseRaw, post, rawExchange, startRelay } from './harness.ts';
 import type { RelayOptions } from '../../../src/server/relay/index.ts';
 
 /**
  * The relay's status table, one test per row, against a real loopback stand-in
  * for Sentry. Every refusal also proves that nothing reached the stand-in.
  */
-async function setup(t: TestContext, { reply, options }: { reply?: Parameters<typeof startUpstream>[0]; options?: Partial<RelayOptions> } = {}) {
+async function setup(
+  t: TestContext,
+  { reply, options }: { reply?: Parameters<typeof startUpstream>[0]; options?: Partial<RelayOptions> } = {},
+) {
   const upstream = await startUpstream(reply);
   const relay = await startRelay(upstream, options);
   t.after(async () => {
@@ -75,7 +78,11 @@ describe('forwarding (upstream 2xx)', TIMEOUT, () => {
     const head = `POST ${PATH} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
     const half = Math.floor(envelope.length / 2);
     const chunk = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
-    const { response } = await rawExchange(relay, head, [chunk(envelope.subarray(0, half)), chunk(envelope.subarray(half)), Buffer.from('0\r\n\r\n')]);
+    const { response } = await rawExchange(relay, head, [
+      chunk(envelope.subarray(0, half)),
+      chunk(envelope.subarray(half)),
+      Buffer.from('0\r\n\r\n'),
+    ]);
     assert.equal(parseRaw(response).status, 200);
     assert.deepEqual(upstream.received[0]?.body, envelope);
   });
@@ -188,7 +195,10 @@ describe('413: too large', TIMEOUT, () => {
     const head = `POST ${PATH} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const start = Buffer.from(`{"dsn":"${dsnFor(upstream)}"}\n`);
     const oneKiB = Buffer.concat([Buffer.from('400\r\n'), Buffer.alloc(1024, 0x61), Buffer.from('\r\n')]);
-    const chunks = [Buffer.concat([Buffer.from(`${start.length.toString(16)}\r\n`), start, Buffer.from('\r\n')]), ...Array<Buffer>(1024).fill(oneKiB)];
+    const chunks = [
+      Buffer.concat([Buffer.from(`${start.length.toString(16)}\r\n`), start, Buffer.from('\r\n')]),
+      ...Array<Buffer>(1024).fill(oneKiB),
+    ];
     const { response, written } = await rawExchange(relay, head, chunks);
     const { status, headers } = parseRaw(response);
     assert.equal(status, 413);
@@ -200,7 +210,10 @@ describe('413: too large', TIMEOUT, () => {
   test('should accept a body of exactly the cap', async (t) => {
     const { upstream, relay } = await setup(t, { options: { maxBytes: 4096 } });
     const base = makeEnvelope({ dsn: dsnFor(upstream), items: [[{ type: 'attachment', filename: 'a.txt' }, '']] });
-    const envelope = makeEnvelope({ dsn: dsnFor(upstream), items: [[{ type: 'attachment', filename: 'a.txt' }, 'x'.repeat(4096 - base.length)]] });
+    const envelope = makeEnvelope({
+      dsn: dsnFor(upstream),
+      items: [[{ type: 'attachment', filename: 'a.txt' }, 'x'.repeat(4096 - base.length)]],
+    });
     assert.equal(envelope.length, 4096);
     assert.equal((await post(relay, envelope)).status, 200);
     assert.equal((await post(relay, Buffer.concat([envelope, Buffer.from('x')]))).status, 413);
