@@ -31,11 +31,17 @@ export function renderStream(
         options.onError(error);
       },
     });
-    timer = setTimeout(() => abort(new Error(`render took longer than ${options.timeoutMs} ms`)), options.timeoutMs);
-    // The client went away or the stream ended: stop the timer, let React clean up.
+    let aborted = false;
+    const stop = (reason?: Error) => {
+      if (aborted) return;
+      aborted = true;
+      abort(reason);
+    };
+    timer = setTimeout(() => stop(new Error(`render took longer than ${options.timeoutMs} ms`)), options.timeoutMs);
+    // The stream ended: stop the timer. The client went away mid-render: let React stop too.
     body.on('close', () => {
       clearTimeout(timer);
-      abort();
+      if (!body.writableFinished) stop();
     });
     function start() {
       pipe(body);
