@@ -8,9 +8,17 @@ const OFFERED: Encoding[] = ['br', 'gzip', 'identity'];
 /** The client's preferred encoding among ours (q-values honoured; `identity;q=0` respected by negotiator). */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return 'identity';
-  const [best] = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encodings(OFFERED);
-  return (best as Encoding | undefined) ?? 'identity';
+  // Browsers send a handful of distinct values: negotiate each once.
+  let chosen = choices.get(acceptEncoding);
+  if (chosen === undefined) {
+    const [best] = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encodings(OFFERED);
+    chosen = (best as Encoding | undefined) ?? 'identity';
+    if (choices.size >= 256) choices.clear();
+    choices.set(acceptEncoding, chosen);
+  }
+  return chosen;
 }
+const choices = new Map<string, Encoding>();
 
 /**
  * A response body kept in memory with its compressed forms, each made once, on

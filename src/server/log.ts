@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { LogLevel } from './config.ts';
 
 /**
@@ -14,7 +15,30 @@ export type Logger = {
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-export function createLogger(write: (line: string) => void = (line) => process.stdout.write(line), level: LogLevel = 'info'): Logger {
+/**
+ * Lines written in one turn of the event loop go out in one write: under load that
+ * is one syscall for many requests instead of one each. What is pending is written
+ * synchronously if the process exits.
+ */
+export function batchedStdout(): (line: string) => void {
+  let pending = '';
+  const flush = () => {
+    if (!pending) return;
+    const out = pending;
+    pending = '';
+    process.stdout.write(out);
+  };
+  process.once('exit', () => {
+    if (pending) writeSync(1, pending);
+    pending = '';
+  });
+  return (line) => {
+    if (!pending) setImmediate(flush);
+    pending += line;
+  };
+}
+
+export function createLogger(write: (line: string) => void = batchedStdout(), level: LogLevel = 'info'): Logger {
   const emit = (name: Exclude<LogLevel, 'silent'>) => {
     if (RANK[name] < RANK[level]) return () => {};
     return (message: string, fields: Record<string, unknown> = {}) => {

@@ -1,29 +1,19 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { withServerAndBrowser } from '../helpers/e2e.ts';
 import { visit } from '../helpers/visit.ts';
 
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = withServerAndBrowser();
 
 const SCREENS = ['', '/docs/guides/install', '/blog', '/blog/streaming-ssr-without-a-framework', '/about', '/nope'];
 
 for (const locale of ['en', 'ar']) {
   test(`axe finds no serious or critical violations on any screen in ${locale}`, async () => {
-    const { page, context } = await visit(browser, `${server.url}/${locale}`);
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/${locale}`);
     const found: string[] = [];
     for (const slug of SCREENS) {
-      await page.goto(`${server.url}/${locale}${slug}`);
+      await page.goto(`${e2e.server.url}/${locale}${slug}`);
       await page.waitForSelector('html[data-hydrated]');
       const results = await new AxeBuilder({ page }).analyze();
       for (const violation of results.violations) {

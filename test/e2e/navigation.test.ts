@@ -1,30 +1,20 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { withServerAndBrowser } from '../helpers/e2e.ts';
 import { hasMarker, markWindow, visit } from '../helpers/visit.ts';
 
 const APP_ERROR = 'Application error: a client-side exception has occurred';
 
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = withServerAndBrowser();
 
 const SCREENS = ['', '/docs/guides/install', '/blog', '/blog/introducing-polysite', '/about', '/nope'];
 
 describe('hydration leaves the console empty', () => {
   for (const locale of ['en', 'ja', 'ar']) {
     test(`every screen type in ${locale}`, async () => {
-      const { page, context, problems } = await visit(browser, `${server.url}/${locale}`);
+      const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/${locale}`);
       for (const slug of SCREENS.slice(1)) {
-        await page.goto(`${server.url}/${locale}${slug}`);
+        await page.goto(`${e2e.server.url}/${locale}${slug}`);
         await page.waitForSelector('html[data-hydrated]');
       }
       assert.deepEqual(problems, []);
@@ -35,13 +25,13 @@ describe('hydration leaves the console empty', () => {
 
 describe('client navigation', () => {
   test('home -> docs -> nested docs -> blog post without a reload, then back and forward', async () => {
-    const { page, context, dataRequests, problems } = await visit(browser, `${server.url}/en`);
+    const { page, context, dataRequests, problems } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await markWindow(page);
 
     await page.click('.site-nav a[href="/en/docs"]');
-    await page.waitForURL(`${server.url}/en/docs`);
+    await page.waitForURL(`${e2e.server.url}/en/docs`);
     await page.click('.docs-sidebar a[href="/en/docs/guides/install"]');
-    await page.waitForURL(`${server.url}/en/docs/guides/install`);
+    await page.waitForURL(`${e2e.server.url}/en/docs/guides/install`);
     await page.waitForFunction(() => document.title.startsWith('Install'));
     assert.equal(await page.getAttribute('link[rel="canonical"]', 'href'), 'https://example.test/en/docs/guides/install');
 
@@ -50,13 +40,13 @@ describe('client navigation', () => {
     const scrolled = await page.evaluate(() => scrollY);
     assert.ok(scrolled > 0, 'the install page is long enough to scroll');
     await page.evaluate(() => document.querySelector<HTMLAnchorElement>('.prose a[href="/en/docs/configuration"]')!.click());
-    await page.waitForURL(`${server.url}/en/docs/configuration`);
+    await page.waitForURL(`${e2e.server.url}/en/docs/configuration`);
     assert.equal(await page.evaluate(() => scrollY), 0, 'a new page starts at the top');
 
     await page.click('.site-nav a[href="/en/blog"]');
-    await page.waitForURL(`${server.url}/en/blog`);
+    await page.waitForURL(`${e2e.server.url}/en/blog`);
     await page.click('.post-list a[href="/en/blog/introducing-polysite"]');
-    await page.waitForURL(`${server.url}/en/blog/introducing-polysite`);
+    await page.waitForURL(`${e2e.server.url}/en/blog/introducing-polysite`);
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
     assert.match(await page.title(), /polysite/);
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1', 'focus moves to the heading');
@@ -73,29 +63,29 @@ describe('client navigation', () => {
     await page.goBack(); // blog index
     await page.goBack(); // configuration
     await page.goBack(); // install, scrolled
-    await page.waitForURL(`${server.url}/en/docs/guides/install`);
+    await page.waitForURL(`${e2e.server.url}/en/docs/guides/install`);
     await page.waitForFunction((y) => Math.abs(scrollY - y) < 2, scrolled);
     assert.match(await page.locator('h1').innerText(), /Install/);
     await page.goForward();
-    await page.waitForURL(`${server.url}/en/docs/configuration`);
+    await page.waitForURL(`${e2e.server.url}/en/docs/configuration`);
     assert.ok(await hasMarker(page));
     assert.deepEqual(problems, []);
     await context.close();
   });
 
   test('a prefetched page is not fetched again on click', async () => {
-    const { page, context, dataRequests } = await visit(browser, `${server.url}/en`);
+    const { page, context, dataRequests } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await page.hover('.site-nav a[href="/en/about"]');
     await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/en/about.json')));
     await page.click('.site-nav a[href="/en/about"]');
-    await page.waitForURL(`${server.url}/en/about`);
+    await page.waitForURL(`${e2e.server.url}/en/about`);
     await page.waitForFunction(() => document.querySelector('h1')?.textContent !== '');
     assert.equal(dataRequests.filter((request) => request.includes('/en/about.json')).length, 1);
     await context.close();
   });
 
   test('modifier clicks, external and same-page hash links are left to the browser', async () => {
-    const { page, context, dataRequests } = await visit(browser, `${server.url}/en/docs/routing`);
+    const { page, context, dataRequests } = await visit(e2e.browser, `${e2e.server.url}/en/docs/routing`);
     // Shift-click opens a new window natively; this page stays where it is.
     const [popup] = await Promise.all([context.waitForEvent('page'), page.click('.site-nav a[href="/en/blog"]', { modifiers: ['Shift'] })]);
     await popup.waitForLoadState();
@@ -111,7 +101,7 @@ describe('client navigation', () => {
   });
 
   test('an unknown page comes back as the localized not-found screen without a reload', async () => {
-    const { page, context } = await visit(browser, `${server.url}/de/docs`);
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/de/docs`);
     await markWindow(page);
     await page.evaluate(() => {
       const link = document.createElement('a');
@@ -121,7 +111,7 @@ describe('client navigation', () => {
       document.querySelector('main')!.append(link);
     });
     await page.click('#missing');
-    await page.waitForURL(`${server.url}/de/gibt-es-nicht`);
+    await page.waitForURL(`${e2e.server.url}/de/gibt-es-nicht`);
     await page.waitForSelector('.not-found');
     assert.equal(await page.getAttribute('meta[name="robots"]', 'content'), 'noindex');
     assert.ok(await hasMarker(page));
@@ -129,7 +119,7 @@ describe('client navigation', () => {
   });
 
   test('a slow navigation shows the progress bar, a fast one does not', async () => {
-    const { page, context } = await visit(browser, `${server.url}/en`);
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await page.evaluate(() => {
       const bar = document.getElementById('polysite-progress')!;
       new MutationObserver(() => {
@@ -137,7 +127,7 @@ describe('client navigation', () => {
       }).observe(bar, { attributes: true });
     });
     await page.click('.site-nav a[href="/en/about"]');
-    await page.waitForURL(`${server.url}/en/about`);
+    await page.waitForURL(`${e2e.server.url}/en/about`);
     assert.equal(await page.evaluate(() => (window as unknown as { shown?: boolean }).shown ?? false), false);
     await page.route('**/_data/**', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 700));
@@ -145,7 +135,7 @@ describe('client navigation', () => {
     });
     await page.click('.site-nav a[href="/en/blog"]');
     await page.waitForSelector('#polysite-progress:not([hidden])');
-    await page.waitForURL(`${server.url}/en/blog`);
+    await page.waitForURL(`${e2e.server.url}/en/blog`);
     await page.waitForSelector('#polysite-progress[hidden]', { state: 'attached' });
     await context.close();
   });
@@ -153,10 +143,10 @@ describe('client navigation', () => {
 
 describe('language switcher', () => {
   test('keeps the slug, switches to RTL Arabic, and remembers the choice for /', async () => {
-    const { page, context } = await visit(browser, `${server.url}/en/docs/deploy/heroku`);
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en/docs/deploy/heroku`);
     await markWindow(page);
     await page.click('.language-switcher a[hreflang="ar"]');
-    await page.waitForURL(`${server.url}/ar/docs/deploy/heroku`);
+    await page.waitForURL(`${e2e.server.url}/ar/docs/deploy/heroku`);
     await page.waitForFunction(() => document.documentElement.dir === 'rtl');
     assert.equal(await page.getAttribute('html', 'lang'), 'ar');
     assert.ok(await hasMarker(page), 'switched without a reload');
@@ -164,7 +154,7 @@ describe('language switcher', () => {
     assert.equal(cookie?.value, 'ar');
     assert.equal(cookie?.sameSite, 'Lax');
     assert.ok(cookie!.expires - Date.now() / 1000 > 360 * 24 * 3600, 'remembered for a year');
-    await page.goto(`${server.url}/`);
+    await page.goto(`${e2e.server.url}/`);
     assert.equal(new URL(page.url()).pathname, '/ar');
     await context.close();
   });
@@ -172,11 +162,11 @@ describe('language switcher', () => {
 
 describe('fallback to a full page load', () => {
   test('when the data request fails', async () => {
-    const { page, context } = await visit(browser, `${server.url}/en`);
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await markWindow(page);
     await page.route('**/_data/**', (route) => route.abort('failed'));
     await page.click('.site-nav a[href="/en/docs"]');
-    await page.waitForURL(`${server.url}/en/docs`);
+    await page.waitForURL(`${e2e.server.url}/en/docs`);
     await page.waitForSelector('html[data-hydrated]');
     assert.equal(await hasMarker(page), false, 'the document was loaded');
     assert.match(await page.locator('h1').innerText(), /\S/);
@@ -184,7 +174,7 @@ describe('fallback to a full page load', () => {
   });
 
   test('when the server says the build is stale', async () => {
-    const { page, context } = await visit(browser, `${server.url}/en`);
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await markWindow(page);
     // The client holds an older build: rewrite its data URLs to an unknown build id.
     await page.route('**/_data/**', (route) =>
@@ -196,7 +186,7 @@ describe('fallback to a full page load', () => {
       }),
     );
     await page.click('.site-nav a[href="/en/blog"]');
-    await page.waitForURL(`${server.url}/en/blog`);
+    await page.waitForURL(`${e2e.server.url}/en/blog`);
     await page.waitForSelector('html[data-hydrated]');
     assert.equal(await hasMarker(page), false);
     await context.close();
@@ -205,7 +195,7 @@ describe('fallback to a full page load', () => {
 
 describe('the client-side error screen', () => {
   test('a render exception during hydration shows the failure screen with the exact heading', async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
@@ -215,7 +205,7 @@ describe('the client-side error screen', () => {
       const body = (await response.text()).replace(/"sidebar":\[.*?\],"previous"/s, '"sidebar":null,"previous"');
       await route.fulfill({ response, body });
     });
-    await page.goto(`${server.url}/ar/docs`);
+    await page.goto(`${e2e.server.url}/ar/docs`);
     await page.waitForSelector('.app-error');
     assert.equal(await page.locator('h1').innerText(), APP_ERROR);
     assert.equal(await page.getAttribute('.app-error', 'dir'), 'ltr');
@@ -226,7 +216,7 @@ describe('the client-side error screen', () => {
   });
 
   test('a render exception after a navigation first tries a full page load of the target', async () => {
-    const { page, context } = await visit(browser, `${server.url}/en`);
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await markWindow(page);
     await page.route('**/_data/**', async (route) => {
       const response = await route.fetch();
@@ -234,7 +224,7 @@ describe('the client-side error screen', () => {
       await route.fulfill({ response, body });
     });
     await page.click('.site-nav a[href="/en/docs"]');
-    await page.waitForURL(`${server.url}/en/docs`);
+    await page.waitForURL(`${e2e.server.url}/en/docs`);
     await page.waitForFunction(() => !(window as unknown as { polysiteMarker?: number }).polysiteMarker);
     await page.waitForSelector('.docs-sidebar');
     assert.equal(await page.locator('.app-error').count(), 0);

@@ -1,29 +1,20 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import type { Page } from 'playwright-core';
+import { withServerAndBrowser } from '../helpers/e2e.ts';
 
 /** What a visitor sees, in real Chromium against the built server. */
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = withServerAndBrowser();
 
 async function open(path: string, locale = 'en-US'): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ locale });
+  const context = await e2e.browser.newContext({ locale });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  await page.goto(server.url + path, { waitUntil: 'networkidle' });
+  await page.goto(e2e.server.url + path, { waitUntil: 'networkidle' });
   return { page, problems };
 }
 
