@@ -22,7 +22,7 @@ import { build } from './build.ts';
 
 export const DEV_PREFIX = '/__polysite_dev';
 const DEV_DIR = join(ROOT_DIR, '.dev');
-const localesDir = process.env.LOCALES_DIR ?? join(ROOT_DIR, 'locales');
+const localesDir = process.env.LOCALES_DIR || join(ROOT_DIR, 'locales');
 
 let problem: string | null = null;
 let child: ChildProcess | null = null;

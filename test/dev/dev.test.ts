@@ -1,50 +1,63 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.ts';
 import { get } from '../helpers/http.ts';
 import { ROOT, startServer } from '../helpers/server.ts';
+import { hasMarker, markWindow } from '../helpers/visit.ts';
 
 /**
- * `npm run dev` as a developer uses it: edit a page and a message in a copy of
- * the content, see the change served; break a file, see the overlay; fix it.
+ * `npm run dev` as a developer uses it, in a throwaway copy of the project (so
+ * the tests can break source files too): edit a page, a message and a screen,
+ * see the change served and the open tab reload; break a file, see the overlay
+ * with file and line; fix it, see the site again.
  */
 let dev: ChildProcess;
 let url = '';
-let content = '';
+let project = '';
+let browser: Browser;
 
 before(async () => {
-  content = mkdtempSync(join(tmpdir(), 'polysite-dev-'));
-  cpSync(join(ROOT, 'locales'), content, { recursive: true });
+  project = mkdtempSync(join(tmpdir(), 'polysite-dev-'));
+  for (const entry of ['src', 'scripts', 'locales', 'package.json', 'tsconfig.json']) {
+    cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
   dev = spawn('npm', ['run', 'dev'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOCALES_DIR: content },
+    cwd: project,
+    env: { ...withoutLocalesDir(process.env), PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   dev.stderr!.resume();
-  url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('npm run dev did not start in 60 s')), 60_000);
-    createInterface({ input: dev.stdout! }).on('line', (line) => {
-      const match = /serving (http:\/\/localhost:\d+)/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!.replace('localhost', '127.0.0.1'));
-      }
-    });
-  });
+  [url, browser] = await Promise.all([
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('npm run dev did not start in 60 s')), 60_000);
+      createInterface({ input: dev.stdout! }).on('line', (line) => {
+        const match = /serving (http:\/\/localhost:\d+)/.exec(line);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!.replace('localhost', '127.0.0.1'));
+        }
+      });
+    }),
+    launchBrowser(),
+  ]);
 });
 
-after(() => {
+after(async () => {
+  await browser?.close();
   if (dev?.pid) process.kill(-dev.pid, 'SIGKILL');
-  rmSync(content, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
 });
 
 /** Polls until `check` passes on the page's HTML (the dev server restarts in about a second). */
-async function eventually(path: string, check: (body: string, status: number) => boolean, ms = 8000): Promise<string> {
+async function eventually(path: string, check: (body: string, status: number) => boolean, ms = 10_000): Promise<string> {
   const deadline = Date.now() + ms;
   let last = '';
   while (Date.now() < deadline) {
@@ -56,37 +69,86 @@ async function eventually(path: string, check: (body: string, status: number) =>
   throw new Error(`not seen within ${ms} ms; last body began: ${last.slice(0, 300)}`);
 }
 
-const edit = (file: string, change: (text: string) => string) =>
-  writeFileSync(join(content, file), change(readFileSync(join(content, file), 'utf8')));
+const read = (file: string) => readFileSync(join(project, file), 'utf8');
+const write = (file: string, text: string) => writeFileSync(join(project, file), text);
+const edit = (file: string, change: (text: string) => string) => write(file, change(read(file)));
+
+/** Breaks `file` with `change`, expects the overlay to match `shows`, restores the file and expects the site back. */
+async function breakAndFix(file: string, path: string, change: (text: string) => string, shows: RegExp) {
+  const original = read(file);
+  const changed = change(original);
+  assert.notEqual(changed, original, 'the change applies');
+  write(file, changed);
+  const overlay = await eventually(path, (body, status) => status === 500 && body.includes('polysite-dev-overlay'));
+  assert.match(overlay, shows);
+  write(file, original);
+  await eventually(path, (body, status) => status === 200 && !body.includes('polysite-dev-overlay'));
+}
 
 test('an edited Markdown page is served within a few seconds', async () => {
   await eventually('/en/about', (body, status) => status === 200 && body.includes('__polysite_dev/client.js'));
-  edit('en/pages/about.md', (text) => text.replace(/^title: .*$/m, 'title: "About, edited live"'));
+  edit('locales/en/pages/about.md', (text) => text.replace(/^title: .*$/m, 'title: "About, edited live"'));
   await eventually('/en/about', (body) => body.includes('About, edited live</h1>'));
 });
 
 test('an edited message is served within a few seconds', async () => {
-  edit('de/messages.json', (text) => text.replace(/"nav.blog": "[^"]*"/, '"nav.blog": "Neuigkeiten"'));
+  edit('locales/de/messages.json', (text) => text.replace(/"nav.blog": "[^"]*"/, '"nav.blog": "Neuigkeiten"'));
   await eventually('/de', (body) => body.includes('>Neuigkeiten</a>'));
 });
 
+test('an open tab reloads by itself and shows the edit', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${url}/fr/about`);
+  await page.waitForSelector('html[data-hydrated]');
+  await markWindow(page);
+  edit('locales/fr/pages/about.md', (text) => text.replace(/^title: .*$/m, 'title: "À propos, modifié"'));
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'À propos, modifié', null, { timeout: 10_000 });
+  assert.equal(await hasMarker(page), false, 'the tab was reloaded, not patched');
+  await context.close();
+});
+
+test('a change to a screen in src/ is rebuilt and served', async () => {
+  const file = 'src/routes/screens/not-found.tsx';
+  const original = read(file);
+  write(file, original.replace('className="not-found"', 'className="not-found" data-edited="yes"'));
+  try {
+    await eventually('/en/nope', (body, status) => status === 404 && body.includes('data-edited="yes"'));
+  } finally {
+    write(file, original);
+  }
+  await eventually('/en/nope', (body, status) => status === 404 && !body.includes('data-edited'));
+});
+
 test('broken front matter shows an overlay with file and line, and fixing the file removes it', async () => {
-  const original = readFileSync(join(content, 'fr/pages/about.md'), 'utf8');
-  writeFileSync(join(content, 'fr/pages/about.md'), original.replace(/^---\n/, ''));
-  const overlay = await eventually('/fr/about', (body, status) => status === 500 && body.includes('polysite-dev-overlay'));
-  assert.match(overlay, /fr\/pages\/about\.md:1: missing front matter/);
-  writeFileSync(join(content, 'fr/pages/about.md'), original);
-  await eventually('/fr/about', (body, status) => status === 200 && !body.includes('polysite-dev-overlay'));
+  await breakAndFix('locales/fr/pages/about.md', '/fr/about', (text) => text.replace(/^---\n/, ''), /fr\/pages\/about\.md:1: missing front matter/);
 });
 
 test('a message that does not parse shows the overlay naming the file and key', async () => {
-  const file = 'ja/messages.json';
-  const original = readFileSync(join(content, file), 'utf8');
-  edit(file, (text) => text.replace(/"nav.home": "[^"]*"/, '"nav.home": "{broken"'));
-  const overlay = await eventually('/ja', (body, status) => status === 500 && body.includes('polysite-dev-overlay'));
-  assert.match(overlay, /ja\/messages\.json: message &quot;nav\.home&quot; does not parse/);
-  writeFileSync(join(content, file), original);
-  await eventually('/ja', (_body, status) => status === 200);
+  await breakAndFix(
+    'locales/ja/messages.json',
+    '/ja',
+    (text) => text.replace(/"nav.home": "[^"]*"/, '"nav.home": "{broken"'),
+    /ja\/messages\.json: message &quot;nav\.home&quot; does not parse/,
+  );
+});
+
+test('a broken internal link shows the overlay with the file and line of the link', async () => {
+  await breakAndFix(
+    'locales/de/pages/about.md',
+    '/de/about',
+    (text) => `${text}\n\n[Nirgendwo](/docs/does-not-exist)\n`,
+    /de\/pages\/about\.md:\d+: .*\/docs\/does-not-exist/,
+  );
+});
+
+test('a TypeScript syntax error shows the overlay with file, line and column', async () => {
+  await breakAndFix(
+    'src/routes/screens/not-found.tsx',
+    '/en',
+    (text) => text.replace('export function', 'export function function'),
+    /src\/routes\/screens\/not-found\.tsx:\d+:\d+: /,
+  );
 });
 
 test('the dev-only reload endpoint does not exist in the production build', async () => {
@@ -101,3 +163,8 @@ test('the dev-only reload endpoint does not exist in the production build', asyn
     await production.stop();
   }
 });
+
+function withoutLocalesDir(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { LOCALES_DIR: _ignored, ...rest } = env;
+  return rest;
+}
