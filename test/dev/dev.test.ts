@@ -121,7 +121,12 @@ test('a change to a screen in src/ is rebuilt and served', async () => {
 });
 
 test('broken front matter shows an overlay with file and line, and fixing the file removes it', async () => {
-  await breakAndFix('locales/fr/pages/about.md', '/fr/about', (text) => text.replace(/^---\n/, ''), /fr\/pages\/about\.md:1: missing front matter/);
+  await breakAndFix(
+    'locales/fr/pages/about.md',
+    '/fr/about',
+    (text) => text.replace(/^---\n/, ''),
+    /fr\/pages\/about\.md:1: missing front matter/,
+  );
 });
 
 test('a message that does not parse shows the overlay naming the file and key', async () => {
