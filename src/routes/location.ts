@@ -59,9 +59,27 @@ export function parseLocation(rawPath: string, search: string, locales: LocaleIn
   if (hadEmpty || first !== locale) {
     // SECURITY: the target starts with `/<locale>` built from our own list, so it is
     // always a same-origin path: never `//host` or `/\host`.
-    return { kind: 'redirect', status: 308, location: formatPath(locale, rest) + search };
+    return { kind: 'redirect', status: 308, location: urlSafe(formatPath(locale, rest) + search) };
   }
   return { kind: 'page', locale, slug: rest.map(decodeSegment).join('/') };
+}
+
+// What may appear unencoded in a path and query (RFC 3986 pchar, `/`, `?`, and `%`
+// of escapes already there). Anything else a client sent raw (`<`, `"`, a space) is
+// percent-encoded before it goes into a Location header.
+const URL_SAFE = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*$/;
+const URL_UNSAFE_CHAR = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu;
+
+/** A path (with its query) as it may go into a Location header: nothing raw that a client sent. */
+export function urlSafe(pathAndQuery: string): string {
+  if (URL_SAFE.test(pathAndQuery)) return pathAndQuery;
+  return pathAndQuery.replace(URL_UNSAFE_CHAR, (char) => {
+    try {
+      return encodeURIComponent(char);
+    } catch {
+      return '%EF%BF%BD'; // a lone surrogate: U+FFFD
+    }
+  });
 }
 
 /** `/<locale>/<segments...>` from already-encoded segments. */

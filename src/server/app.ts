@@ -45,7 +45,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   const cache = config.renderCache ? new RenderCache(RENDER_CACHE_BYTES) : null;
 
   app.use(accessLog(log));
-  app.use(securityHeaders());
+  app.use(securityHeaders({ trustProxy: config.trustProxy }));
   app.use(lifecycle.middleware());
   app.use(
     errorsMiddleware({
@@ -71,7 +71,8 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     });
   }
 
-  const fixed = new Router();
+  // Exact, case-sensitive paths: `/HEALTHZ` or `/sitemap.xml/` are not ours, they go to the locale logic.
+  const fixed = new Router({ strict: true, sensitive: true });
   const assets = serve(join(config.distDir, 'client'), {
     index: false,
     // Content-hashed names never change meaning: caches may keep them for a year.

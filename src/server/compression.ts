@@ -5,13 +5,18 @@ import type { Readable, Transform } from 'node:stream';
 export type Encoding = 'br' | 'gzip' | 'identity';
 const OFFERED: Encoding[] = ['br', 'gzip', 'identity'];
 
-/** The client's preferred encoding among ours (q-values honoured; `identity;q=0` respected by negotiator). */
+/**
+ * The client's preferred encoding among ours (q-values honoured; `identity;q=0`
+ * respected by negotiator). On equal q-values ours decides, not the header's
+ * order: browsers send `gzip, deflate, br, zstd`, and brotli is the smaller body.
+ */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return 'identity';
   // Browsers send a handful of distinct values: negotiate each once.
   let chosen = choices.get(acceptEncoding);
   if (chosen === undefined) {
-    const [best] = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encodings(OFFERED);
+    const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as WithPreferred;
+    const [best] = negotiator.encodings(OFFERED, { preferred: OFFERED });
     chosen = (best as Encoding | undefined) ?? 'identity';
     if (choices.size >= 256) choices.clear();
     choices.set(acceptEncoding, chosen);
@@ -19,6 +24,8 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
   return chosen;
 }
 const choices = new Map<string, Encoding>();
+// negotiator 1.1 takes the server's preference order; @types/negotiator predates it.
+type WithPreferred = Negotiator & { encodings(available: string[], options: { preferred: string[] }): string[] };
 
 /**
  * A response body kept in memory with its compressed forms, each made once, on

@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
-import { parseDataUrl } from '../routes/page-data.ts';
+import { escapeJsonForHtml, parseDataUrl } from '../routes/page-data.ts';
 import type { Decider } from './decide.ts';
 import { HttpError } from './errors.ts';
 import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './render-cache.ts';
-import { sendStored, StoredBody, type CachePolicy } from './respond.ts';
+import { negotiateEncoding, representationTag, sendStored, StoredBody, type CachePolicy } from './respond.ts';
 
 type Deps = { decide: Decider; store: PageStore; build: string; cache: RenderCache | null; policy: CachePolicy };
 
@@ -39,9 +39,10 @@ export function dataMiddleware({ decide, store, build, cache, policy }: Deps): M
         const withMessages = ctx.query.messages === '1';
         ctx.status = page.status;
         ctx.set('Cache-Control', page.status === 200 ? policy.page : policy.notFound);
+        const encoding = negotiateEncoding(ctx);
         const etag = store.etag(page);
         if (etag) {
-          ctx.etag = etag.slice(0, -1) + (withMessages ? '-dm"' : '-d"');
+          ctx.etag = representationTag(etag.slice(0, -1) + (withMessages ? '-dm"' : '-d"'), encoding);
           if (ctx.fresh) {
             ctx.status = 304;
             return;
@@ -50,10 +51,13 @@ export function dataMiddleware({ decide, store, build, cache, policy }: Deps): M
         const key = `${withMessages ? 'data+messages' : 'data'}:${page.path}`;
         let body = page.status === 200 ? cache?.get(key) : undefined;
         if (!body) {
-          body = new StoredBody(Buffer.from(JSON.stringify(withMessages ? { page, messages: store.messages(page.locale) } : { page })));
+          // Escaped like the embedded payload: a not-found answer names the requested path, and
+          // no byte of a request goes back out as raw `<` (defence in depth beside nosniff).
+          const json = JSON.stringify(withMessages ? { page, messages: store.messages(page.locale) } : { page });
+          body = new StoredBody(Buffer.from(escapeJsonForHtml(json)));
           if (cache && page.status === 200) cache.set(key, body);
         }
-        sendStored(ctx, body);
+        sendStored(ctx, body, encoding);
       }
     }
   };

@@ -32,10 +32,11 @@ export function errorsMiddleware({ log, text, showStacks = false }: { log: Logge
         reportServerError(error);
       }
       if (ctx.headerSent || !ctx.writable) return;
-      // Headers set for the failed response (e.g. a half-made page) must not leak into the error.
-      const allow = ctx.response.get('Allow');
+      // Headers set for the failed response (e.g. a half-made page) must not leak into
+      // the error; those that describe the request or the error itself stay.
+      const kept = KEPT_HEADERS.map((name) => [name, ctx.response.get(name)] as const).filter(([, value]) => value);
       for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
-      if (allow) ctx.set('Allow', allow);
+      for (const [name, value] of kept) ctx.set(name, value);
       ctx.status = status;
       ctx.set('Cache-Control', 'no-store');
       const exposed = status < 500 ? { lang: 'en', title: `${status} ${error.message}`, body: '' } : text(ctx.state.locale);
@@ -44,6 +45,8 @@ export function errorsMiddleware({ log, text, showStacks = false }: { log: Logge
     }
   };
 }
+
+const KEPT_HEADERS = ['Allow', 'X-Request-Id'];
 
 /** Errors thrown by Koa itself or its helpers (e.g. a malformed cookie) carry a status. */
 function statusOf(error: Error): number {

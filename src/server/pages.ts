@@ -9,7 +9,7 @@ import type { Manifest } from './manifest.ts';
 import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './render-cache.ts';
 import { isBot, renderStream } from './render.ts';
-import { collect, sendStored, sendStream, StoredBody, type CachePolicy } from './respond.ts';
+import { collect, negotiateEncoding, representationTag, sendStored, sendStream, StoredBody, type CachePolicy } from './respond.ts';
 import type { MonitoringInit, PageData } from '../routes/types.ts';
 import { serializePayload } from '../routes/page-data.ts';
 
@@ -85,20 +85,23 @@ async function sendPage(
   ctx.type = 'text/html; charset=utf-8';
   ctx.set('Content-Language', page.fallback?.contentLocale ?? page.locale);
   ctx.set('Cache-Control', page.status === 200 ? policy.page : policy.notFound);
+  const encoding = negotiateEncoding(ctx);
   const etag = store.etag(page);
   if (etag) {
-    ctx.etag = etag;
+    ctx.etag = representationTag(etag, encoding);
     if (ctx.fresh) {
       ctx.status = 304;
       return;
     }
   }
-  ctx.vary('Accept-Encoding');
-  if (ctx.method === 'HEAD') return;
 
-  // Fast path: a page rendered before is a lookup and a write.
-  const stored = cache?.get(page.path);
-  if (stored && page.status === 200) return sendStored(ctx, stored);
+  // Fast path: a page rendered before is a lookup and a write (for HEAD, Koa sends its length, not its bytes).
+  const stored = page.status === 200 ? cache?.get(page.path) : undefined;
+  if (stored) return sendStored(ctx, stored, encoding);
+  if (ctx.method === 'HEAD') {
+    if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
+    return;
+  }
 
   let failed = false;
   const stream = await renderStream(createElement(Document, { page, intl: store.intl(page.locale), payload: embedded(page), manifest }), {
@@ -111,5 +114,5 @@ async function sendPage(
     },
   });
   if (cache && page.status === 200) collect(stream, (body) => failed || cache.set(page.path, new StoredBody(body)));
-  sendStream(ctx, stream);
+  sendStream(ctx, stream, encoding);
 }

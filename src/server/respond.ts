@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Readable } from 'node:stream';
-import { chooseEncoding, compressStream, StoredBody } from './compression.ts';
+import { chooseEncoding, compressStream, type Encoding, StoredBody } from './compression.ts';
 
 /** Cache-Control values, decided once from the configuration. */
 export type CachePolicy = { page: string; notFound: string; permanentRedirect: string; negotiated: string; never: string };
@@ -18,18 +18,32 @@ export function cachePolicy(pageMaxAge: number): CachePolicy {
   };
 }
 
-/** A body held in memory: the client's encoding, made once per body. */
-export function sendStored(ctx: Context, body: StoredBody): void {
+/**
+ * The encoding this response will use. `Vary` is set first, so that a 304 carries
+ * it too (RFC 9110 15.4.5: a 304 has the headers the 200 would have had).
+ */
+export function negotiateEncoding(ctx: Context): Encoding {
   ctx.vary('Accept-Encoding');
-  const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
+  return chooseEncoding(ctx.get('Accept-Encoding'));
+}
+
+/**
+ * One strong validator per representation: the br, gzip and plain bodies are
+ * different bytes, so they must not share an ETag (RFC 9110 8.8.3), or a cache
+ * could pair a 304 for one with the stored body of another.
+ */
+export function representationTag(etag: string, encoding: Encoding): string {
+  return encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`;
+}
+
+/** A body held in memory: the client's encoding, made once per body. HEAD gets its headers and length. */
+export function sendStored(ctx: Context, body: StoredBody, encoding: Encoding = negotiateEncoding(ctx)): void {
   if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
   ctx.body = body.get(encoding);
 }
 
 /** A streamed body, compressed as it flows when the client accepts it. */
-export function sendStream(ctx: Context, stream: Readable): void {
-  ctx.vary('Accept-Encoding');
-  const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
+export function sendStream(ctx: Context, stream: Readable, encoding: Encoding = negotiateEncoding(ctx)): void {
   if (encoding === 'identity') {
     ctx.body = stream;
     return;

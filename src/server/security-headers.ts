@@ -23,7 +23,7 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const ALWAYS: [string, string][] = [
+const ALWAYS: (readonly [string, string])[] = [
   ['Content-Security-Policy', CONTENT_SECURITY_POLICY],
   ['X-Content-Type-Options', 'nosniff'],
   ['Referrer-Policy', 'strict-origin-when-cross-origin'],
@@ -35,16 +35,32 @@ const ALWAYS: [string, string][] = [
 // HSTS only over https: sent over http it is ignored at best and breaks local setups at worst.
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-export function securityHeaders(): Middleware {
+/** Every header we send on every response, HSTS aside: also used for answers Node gives before Koa runs. */
+export const ALWAYS_HEADERS: readonly (readonly [string, string])[] = ALWAYS;
+
+export function securityHeaders({ trustProxy }: { trustProxy: number }): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } finally {
       if (!ctx.headerSent) {
         for (const [name, value] of ALWAYS) ctx.set(name, value);
-        // ctx.protocol reads X-Forwarded-Proto only when TRUST_PROXY made app.proxy true.
-        if (ctx.protocol === 'https') ctx.set('Strict-Transport-Security', HSTS);
+        if (servedOverHttps('encrypted' in ctx.req.socket, ctx.get('X-Forwarded-Proto'), trustProxy))
+          ctx.set('Strict-Transport-Security', HSTS);
       }
     }
   };
+}
+
+/**
+ * The scheme the visitor used. Without TRUST_PROXY, only our own socket counts.
+ * With N trusted hops, X-Forwarded-Proto is read like X-Forwarded-For: the entry the
+ * outermost trusted proxy wrote is N from the right; entries left of it came from
+ * the client. (Koa's ctx.protocol takes the first entry, which a client can set.)
+ */
+export function servedOverHttps(encrypted: boolean, forwardedProto: string, trustProxy: number): boolean {
+  if (trustProxy === 0 || !forwardedProto) return encrypted;
+  const values = forwardedProto.split(',');
+  const value = values[Math.max(0, values.length - trustProxy)]!;
+  return value.trim().toLowerCase() === 'https';
 }

@@ -1,8 +1,11 @@
-import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Config } from './config.ts';
 import { createApp } from './app.ts';
 import { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
+import { ALWAYS_HEADERS } from './security-headers.ts';
 import type { SiteRuntime } from './site-runtime.ts';
 
 export type Serving = { server: Server; lifecycle: Lifecycle; shutdown(reason: string): Promise<void> };
@@ -34,6 +37,7 @@ export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> 
     app.callback(),
   );
   server.maxHeadersCount = 100;
+  server.on('clientError', answerClientError(log));
   // Requests with a slow body or slow headers are cut by requestTimeout/headersTimeout;
   // a socket that sits silent beyond that is closed too.
   server.timeout = requestTimeoutMs + 5000;
@@ -69,4 +73,34 @@ export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> 
       resolve({ server, lifecycle, shutdown });
     });
   });
+}
+
+/**
+ * Requests Node's parser refuses before Koa sees them (a raw control byte in the
+ * request line, an unknown method, headers over the size limit, headers or body
+ * too slow): the same short answer Node would give, with our security headers, a
+ * request id and a log line, so they look and log like every other response.
+ */
+function answerClientError(log: Logger) {
+  return (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // Nothing to answer on a socket the client already closed or a response under way.
+    if (error.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = `${status} ${STATUS_CODES[status]}\n`;
+    const id = randomUUID();
+    const headers = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+      'Connection: close',
+      'Content-Type: text/plain; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Cache-Control: no-store',
+      `X-Request-Id: ${id}`,
+      ...ALWAYS_HEADERS.map(([name, value]) => `${name}: ${value}`),
+    ];
+    socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
+    log.info('request', { id, status, refused: error.code ?? 'unknown' });
+  };
 }

@@ -14,6 +14,8 @@ const cases: [path: string, search: string, expected: LocationDecision][] = [
   ['/DE/docs/', '?a=1', { kind: 'redirect', status: 308, location: '/de/docs?a=1' }],
   ['/de//docs', '', { kind: 'redirect', status: 308, location: '/de/docs' }],
   ['/de/', '', { kind: 'redirect', status: 308, location: '/de' }],
+  ['/DE/<b>"x y"/', '?q=<i>', { kind: 'redirect', status: 308, location: '/de/%3Cb%3E%22x%20y%22?q=%3Ci%3E' }],
+  ['/EN/caf%C3%A9', '?a=%3C', { kind: 'redirect', status: 308, location: '/en/caf%C3%A9?a=%3C' }],
   ['/pt-br/x', '', { kind: 'redirect', status: 308, location: '/pt-BR/x' }],
   ['/', '', { kind: 'negotiate', rest: '' }],
   ['/about', '', { kind: 'negotiate', rest: '/about' }],

@@ -29,6 +29,7 @@ describe('negotiated redirects from paths without a locale', () => {
     ['/', { 'Accept-Language': 'de-CH,de;q=0.9' }, '/de'],
     ['/', { 'Accept-Language': 'pt-BR' }, '/en'],
     ['/', { 'Accept-Language': 'fr;q=0.3, ar;q=0.9' }, '/ar'],
+    ['/', { 'Accept-Language': 'de-CH,fr;q=0.9,de;q=0.8' }, '/de'],
     ['/', { 'Accept-Language': 'de', Cookie: 'locale=ja' }, '/ja'],
     ['/about?ref=news&x=1', { 'Accept-Language': 'fr' }, '/fr/about?ref=news&x=1'],
     ['/xx/y', {}, '/en/xx/y'],
@@ -239,6 +240,18 @@ describe('bad input gets a clear 4xx and the server keeps serving', () => {
     assert.doesNotMatch(page.body, /<img src=x/);
     assert.match(page.body, /&lt;img src=x onerror=alert\(1\)&gt;/);
     assert.match(page.body, /\\u003cimg src=x onerror=alert\(1\)\\u003e/);
+  });
+
+  test('raw markup sent in a path or query leaves only percent-encoded, in Location and in page data', async () => {
+    const negotiated = await rawRequest(server.url, 'GET /xx/<b>?q="<i>" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    assert.match(negotiated, /\r\nlocation: \/en\/xx\/%3Cb%3E\?q=%22%3Ci%3E%22\r\n/i);
+    const canonical = await rawRequest(server.url, 'GET /EN/<b>/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    assert.match(canonical, /\r\nlocation: \/en\/%3Cb%3E\r\n/i);
+    const build = JSON.parse((await get(server.url, '/healthz')).body).build;
+    const data = await get(server.url, `/_data/${build}/en/%3Cscript%3Ex.json`);
+    assert.equal(data.status, 404);
+    assert.doesNotMatch(data.body, /</);
+    assert.equal(JSON.parse(data.body).page.screen.path, '/en/<script>x', 'the escaped JSON still parses to the path');
   });
 
   test('after all that, pages are still served', async () => {
