@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLocaleTag } from '../i18n/locales.ts';
+import { dsnToString, parseDsn, type Dsn } from './relay/dsn.ts';
 
 /**
  * The only place environment variables are read. Every value is validated here,
@@ -39,7 +40,8 @@ export type Config = Readonly<{
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
-export type SentryConfig = Readonly<{ dsn: string; environment: string; release: string | null; tracesSampleRate: number }>;
+/** `dsn` is the public form (no secret key, as the browser SDK writes it); `parsed` fixes where the relay sends. */
+export type SentryConfig = Readonly<{ dsn: string; parsed: Dsn; environment: string; release: string | null; tracesSampleRate: number }>;
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -119,16 +121,25 @@ function readChoice<T extends string>(env: Env, name: string, choices: readonly 
 }
 
 function readSentry(env: Env): SentryConfig | null {
-  const dsn = env.SENTRY_DSN?.trim();
-  if (!dsn) return null;
-  // Checked for shape here; the relay parses it fully (src/server/relay/dsn.ts) and stops start-up if it cannot.
+  const raw = env.SENTRY_DSN?.trim();
+  if (!raw) return null;
+  // Parsed here, in the primary too, so a bad DSN stops start-up once instead of
+  // crashing every worker the primary then replaces.
+  let parsed: Dsn;
+  try {
+    parsed = parseDsn(raw);
+  } catch (error) {
+    throw new ConfigError('SENTRY_DSN', (error as Error).message.replace(/^SENTRY_DSN: /, ''));
+  }
   const rate = env.SENTRY_TRACES_SAMPLE_RATE?.trim();
   const tracesSampleRate = rate ? Number(rate) : 0.1;
   if (!(tracesSampleRate >= 0 && tracesSampleRate <= 1)) {
     throw new ConfigError('SENTRY_TRACES_SAMPLE_RATE', `"${rate}" is not a number from 0 to 1`);
   }
   return Object.freeze({
-    dsn,
+    // SECURITY: the page carries this to the browser: never the legacy secret key.
+    dsn: dsnToString(parsed),
+    parsed,
     environment: env.SENTRY_ENVIRONMENT?.trim() || 'production',
     release: env.SENTRY_RELEASE?.trim() || null,
     tracesSampleRate,

@@ -5,8 +5,7 @@ import { createLogger } from './log.ts';
 import { runPrimary } from './primary.ts';
 import { serve, type Serving } from './serve.ts';
 import { createRelay } from './relay/index.ts';
-import { parseDsn } from './relay/dsn.ts';
-import { startServerMonitoring } from './server-monitoring.ts';
+import { flushServerMonitoring, startServerMonitoring } from './server-monitoring.ts';
 import { prepareSite, type SiteRuntime } from './site-runtime.ts';
 
 /**
@@ -43,11 +42,7 @@ async function startWorker(config: Config): Promise<void> {
   }
   let relay = null;
   if (config.sentry) {
-    try {
-      relay = createRelay({ dsn: parseDsn(config.sentry.dsn), maxBytes: config.monitoring.maxBytes, clientIp: (ctx) => ctx.ip, log });
-    } catch (error) {
-      fail(`bad configuration: ${(error as Error).message}`);
-    }
+    relay = createRelay({ dsn: config.sentry.parsed, maxBytes: config.monitoring.maxBytes, clientIp: (ctx) => ctx.ip, log });
     await startServerMonitoring(config.sentry, runtime.manifest.build);
   }
   let serving: Serving;
@@ -57,7 +52,10 @@ async function startWorker(config: Config): Promise<void> {
     fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
   const stop = (signal: string) => {
-    serving.shutdown(signal).then(() => process.exit(0));
+    serving
+      .shutdown(signal)
+      .then(() => flushServerMonitoring(2000))
+      .then(() => process.exit(0));
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

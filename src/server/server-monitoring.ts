@@ -17,15 +17,31 @@ export async function startServerMonitoring(sentry: SentryConfig, build: string)
     // No tracesSampleRate: tracing stays off. SDK 11 still continues a browser's
     // sampled trace (sentry-trace header) with server spans unless told otherwise,
     // which would cost a span per request and put request headers in them: no spans.
+    // Nor sessions: every relay POST would count as one.
     integrations: (defaults) => [
       ...defaults.filter((integration) => integration.name !== 'Http'),
-      Sentry.httpIntegration({ spans: false }),
+      Sentry.httpIntegration({ spans: false, sessions: false, maxRequestBodySize: 'none' }),
     ],
+    // SDK 11 collects request bodies, cookies and headers by default: a relay request's
+    // body is a visitor's envelope, and cookies and headers are theirs too. An error
+    // report needs the stack and the URL path, nothing of the visitor.
+    dataCollection: { userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false },
+    // No sentry-trace/baggage on outgoing requests: the relay's forwards carry only
+    // the headers it builds itself.
+    tracePropagationTargets: [],
   });
   capture = (error) => Sentry.captureException(error);
+  flush = (timeoutMs) => Sentry.flush(timeoutMs);
 }
 
 /** Reports a server error if monitoring is on; a no-op otherwise. */
 export function reportServerError(error: unknown): void {
   capture?.(error);
+}
+
+let flush: ((timeoutMs: number) => Promise<unknown>) | null = null;
+
+/** Sends what is still queued (on shutdown): at most `timeoutMs`, a no-op without monitoring. */
+export async function flushServerMonitoring(timeoutMs: number): Promise<void> {
+  await flush?.(timeoutMs);
 }

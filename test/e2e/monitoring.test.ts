@@ -177,10 +177,12 @@ describe('without SENTRY_DSN', () => {
     }
   });
 
-  test('a SENTRY_DSN that does not parse stops start-up with one clear line', async () => {
-    const { code, stderr } = await startServerExpectingFailure({ SENTRY_DSN: 'not a dsn' });
-    assert.equal(code, 1);
-    assert.match(stderr, /SENTRY_DSN/);
-    assert.equal(stderr.trim().split('\n').length, 1);
-  });
+  for (const workers of ['1', '2']) {
+    test(`a SENTRY_DSN that does not parse stops start-up with one clear line (WEB_CONCURRENCY=${workers})`, async () => {
+      const { code, stderr } = await startServerExpectingFailure({ SENTRY_DSN: 'not a dsn', WEB_CONCURRENCY: workers });
+      assert.equal(code, 1);
+      assert.match(stderr, /SENTRY_DSN/);
+      assert.equal(stderr.trim().split('\n').length, 1);
+    });
+  }
 });

@@ -6,9 +6,14 @@ export type Received = { method: string; url: string; headers: IncomingHttpHeade
 
 /**
  * What the stand-in answers. `hang`: accepts the request and never answers;
- * `stall`: sends 200 headers and the first byte of a longer body, then nothing.
+ * `stall`: sends 200 headers and the first byte of a longer body, then nothing;
+ * `declare-huge-then-stall`: the same with a Content-Length of 200 MiB.
  */
-export type Reply = { status?: number; headers?: Record<string, string | string[]>; body?: string | Buffer } | 'hang' | 'stall';
+export type Reply =
+  | { status?: number; headers?: Record<string, string | string[]>; body?: string | Buffer }
+  | 'hang'
+  | 'stall'
+  | 'declare-huge-then-stall';
 
 export type Upstream = {
   /** `http://127.0.0.1:<port>` */
@@ -37,6 +42,8 @@ export async function startUpstream(reply: (request: Received) => Reply | Promis
       const answer = await reply(request);
       if (answer === 'hang') return; // closeAllConnections() ends it
       if (answer === 'stall') return void res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' }).write('{');
+      if (answer === 'declare-huge-then-stall')
+        return void res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(200 * 1024 * 1024) }).write('{');
       res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json', ...answer.headers });
       res.end(answer.body ?? '{"id":"0123456789abcdef0123456789abcdef"}');
     });

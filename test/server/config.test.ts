@@ -30,6 +30,11 @@ for (const [env, variable] of [
   [{ PUBLIC_URL: 'example.com' }, 'PUBLIC_URL'],
   [{ PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL'],
   [{ PUBLIC_URL: 'https://example.com/path' }, 'PUBLIC_URL'],
+  [{ SENTRY_DSN: 'not a dsn' }, 'SENTRY_DSN'],
+  [{ SENTRY_DSN: 'https://key@example.com/project' }, 'SENTRY_DSN'],
+  [{ SENTRY_DSN: 'https://key@example.com/42', SENTRY_TRACES_SAMPLE_RATE: '2' }, 'SENTRY_TRACES_SAMPLE_RATE'],
+  [{ MONITORING_PATH: 'monitoring' }, 'MONITORING_PATH'],
+  [{ MONITORING_MAX_BYTES: '5MB' }, 'MONITORING_MAX_BYTES'],
 ] as const) {
   test(`a bad ${variable} (${Object.values(env)[0]}) is refused with a message naming it`, () => {
     assert.throws(
@@ -41,4 +46,22 @@ for (const [env, variable] of [
 
 test('PUBLIC_URL is reduced to its origin', () => {
   assert.equal(loadConfig({ PUBLIC_URL: 'https://Example.com/' }).publicUrl, 'https://example.com');
+});
+
+test('a SENTRY_DSN is checked at start-up, and its secret key is never kept', () => {
+  const config = loadConfig({ SENTRY_DSN: 'https://publickey@sentry.example.com:8443/7' });
+  assert.equal(config.sentry?.dsn, 'https://publickey@sentry.example.com:8443/7');
+  assert.equal(config.sentry?.parsed.projectId, '7');
+  assert.equal(config.monitoring.path, '/monitoring');
+  assert.equal(config.monitoring.maxBytes, 5 * 1024 * 1024);
+  assert.equal(config.sentry?.tracesSampleRate, 0.1);
+  // Legacy DSNs carry a secret; the browser gets the public form, which is also what the SDK writes in envelopes.
+  assert.equal(
+    loadConfig({ SENTRY_DSN: 'https://publickey:s3cret@sentry.example.com/7' }).sentry?.dsn,
+    'https://publickey@sentry.example.com/7',
+  );
+  assert.throws(
+    () => loadConfig({ SENTRY_DSN: 'https://publickey:s3cret@/7' }),
+    (error: Error) => error instanceof ConfigError && !error.message.includes('s3cret'),
+  );
 });

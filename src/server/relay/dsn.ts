@@ -13,7 +13,8 @@ const EXPECTED = 'expected http(s)://<public key>@<host>[:port]/[path/]<project 
 
 export function parseDsn(raw: string): Dsn {
   const match = DSN_REGEX.exec(raw);
-  if (!match) throw dsnError(`"${raw}" is not a Sentry DSN (${EXPECTED})`);
+  // The value is not repeated: it may hold a secret key, and this message goes to logs.
+  if (!match) throw dsnError(`not a Sentry DSN (${EXPECTED})`);
   const [, protocol = '', publicKey = '', , host = '', port = '', rest = ''] = match;
   if (protocol !== 'http' && protocol !== 'https') throw dsnError(`the DSN's scheme "${protocol}" is not http or https`);
 

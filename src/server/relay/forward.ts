@@ -55,7 +55,7 @@ export function createForwarder(dsn: Dsn, timeouts: Timeouts, connections: numbe
             'user-agent': USER_AGENT,
             // Sentry infers the user's IP from this; without it every event gets ours (SJS #8664).
             // Only a real address goes out, never whatever string clientIp() was handed.
-            ...(isIP(clientIp) ? { 'x-forwarded-for': clientIp } : {}),
+            ...(isIP(clientIp) ? { 'x-forwarded-for': unmapped(clientIp) } : {}),
           },
           body: envelope,
           signal: controller.signal,
@@ -65,7 +65,7 @@ export function createForwarder(dsn: Dsn, timeouts: Timeouts, connections: numbe
           status: response.statusCode,
           retryAfter: single(response.headers['retry-after']),
           rateLimits: joined(response.headers['x-sentry-rate-limits']),
-          body: await readCapped(response.body, response.headers['content-encoding']),
+          body: await readCapped(response.body, response.headers),
         };
       } catch (error) {
         const reason = (error as { code?: unknown }).code;
@@ -87,8 +87,15 @@ export function createForwarder(dsn: Dsn, timeouts: Timeouts, connections: numbe
  */
 async function readCapped(
   body: AsyncIterable<Buffer> & { destroy(): void },
-  encoding: string | string[] | undefined,
+  headers: Record<string, string | string[] | undefined>,
 ): Promise<Buffer | null> {
+  // Declared too long: drop it now rather than wait for bytes we would throw away.
+  const declared = Number(single(headers['content-length']));
+  if (declared > MAX_RESPONSE_BYTES) {
+    body.destroy();
+    return null;
+  }
+  const encoding = headers['content-encoding'];
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -106,6 +113,11 @@ async function readCapped(
   }
   if (encoding !== undefined && encoding !== 'identity') return null;
   return Buffer.concat(chunks, size);
+}
+
+/** `::ffff:203.0.113.9` (an IPv4 client on a dual-stack socket) is sent as the IPv4 address Sentry expects. */
+function unmapped(ip: string): string {
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip) ? ip.slice(7) : ip;
 }
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);

@@ -126,7 +126,9 @@ export function createRelay(options: RelayOptions): Relay {
       // The access log already has a line per request; these add what only the relay knows.
       // Never the body, the DSN key or the client address (R-P4).
       const fields = { id: ctx.state.requestId, status: ctx.status, project, bytes: bytes.length };
-      if (outcome.kind === 'response') log.debug('relay forwarded', { ...fields, upstream: outcome.status });
+      // Sentry refusing our envelopes (a revoked key, a deleted project) must show at the default level.
+      if (outcome.kind === 'response' && outcome.status < 300) log.debug('relay forwarded', { ...fields, upstream: outcome.status });
+      else if (outcome.kind === 'response') log.warn('relay upstream refused', { ...fields, upstream: outcome.status });
       else log.warn('relay upstream failed', { ...fields, reason: outcome.reason });
     } finally {
       lease.release();

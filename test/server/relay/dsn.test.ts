@@ -33,13 +33,13 @@ describe('parseDsn + dsnToString', () => {
   });
 
   for (const [raw, message] of [
-    ['', /is not a Sentry DSN/],
-    ['not a dsn', /is not a Sentry DSN/],
-    ['https://example.com/42', /is not a Sentry DSN/],
+    ['', /: not a Sentry DSN/],
+    ['not a dsn', /: not a Sentry DSN/],
+    ['https://example.com/42', /: not a Sentry DSN/],
     ['ftp://abc123@example.com/42', /scheme "ftp" is not http or https/],
     ['https://abc123@example.com/project', /project id "project" is not a number/],
     ['https://abc123@example.com/42/', /project id "" is not a number/],
-    ['https://abc-123@example.com/42', /is not a Sentry DSN/],
+    ['https://abc-123@example.com/42', /: not a Sentry DSN/],
   ] as const) {
     test(`should refuse ${JSON.stringify(raw)} with a clear message`, () => {
       assert.throws(

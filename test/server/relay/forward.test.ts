@@ -157,13 +157,28 @@ describe('the answer from upstream', TIMEOUT, () => {
   });
 
   test('should still answer when upstream sends a huge body (5 MB), without relaying it', async (t) => {
-    const huge = Buffer.alloc(5 * 1024 * 1024, 0x20);
+    // Valid JSON, so only the cap can turn it into {}.
+    const huge = Buffer.from(JSON.stringify({ id: 'x', padding: 'p'.repeat(5 * 1024 * 1024) }));
     const { relay, envelope } = await setup(t, () => ({ body: huge }));
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 200);
     assert.equal(answer.body.toString(), '{}');
     // The relay keeps working afterwards (the oversized connection was dropped, not reused).
     assert.equal((await post(relay, envelope)).status, 200);
+  });
+
+  test('should relay a short upstream answer as it came', async (t) => {
+    const { relay, envelope } = await setup(t, () => ({ body: '{"id":"0123456789abcdef0123456789abcdef"}' }));
+    assert.equal((await post(relay, envelope)).body.toString(), '{"id":"0123456789abcdef0123456789abcdef"}');
+  });
+
+  test('should not wait for an upstream body declared longer than the cap', async (t) => {
+    const { relay, envelope } = await setup(t, () => 'declare-huge-then-stall');
+    const started = Date.now();
+    const answer = await post(relay, envelope);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.toString(), '{}');
+    assert.ok(Date.now() - started < 2_000, `answered without waiting for the body timeout (${Date.now() - started} ms)`);
   });
 });
 

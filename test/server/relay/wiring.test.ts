@@ -1,0 +1,82 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { get } from '../../helpers/http.ts';
+import { startServer, type RunningServer } from '../../helpers/server.ts';
+import { startUpstream, type Upstream } from '../../helpers/upstream.ts';
+
+/**
+ * The relay as the built server mounts it (`node dist/server/main.js` with
+ * SENTRY_DSN): the client address it forwards under each TRUST_PROXY setting,
+ * the exact headers that reach Sentry, and what of the DSN reaches the browser.
+ */
+let upstream: Upstream;
+before(async () => {
+  upstream = await startUpstream();
+});
+after(async () => {
+  await upstream.close();
+});
+
+async function withServer(env: Record<string, string>, body: (server: RunningServer) => Promise<void>) {
+  const server = await startServer({ SENTRY_DSN: `http://publickey@127.0.0.1:${upstream.port}/42`, ...env });
+  try {
+    await body(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+const envelope = () => `${JSON.stringify({ dsn: `http://publickey@127.0.0.1:${upstream.port}/42` })}\n{"type":"event"}\n{"message":"x"}\n`;
+
+/** Posts one envelope with `headers` and returns what the stand-in received for it. */
+async function relayed(server: RunningServer, headers: Record<string, string>) {
+  const before = upstream.received.length;
+  const response = await fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope(), headers });
+  assert.equal(response.status, 200);
+  assert.equal(upstream.received.length, before + 1);
+  return upstream.received.at(-1)!;
+}
+
+describe('the client address sent upstream', () => {
+  test('without TRUST_PROXY it is the socket address, whatever the request claims', async () => {
+    await withServer({}, async (server) => {
+      const request = await relayed(server, {
+        'X-Forwarded-For': '6.6.6.6',
+        'X-Real-IP': '6.6.6.6',
+        Cookie: 'session=abc',
+        Authorization: 'Bearer t',
+      });
+      assert.equal(request.headers['x-forwarded-for'], '127.0.0.1');
+      // Only the headers the relay builds itself, and those node:http adds (host, connection).
+      assert.deepEqual(Object.keys(request.headers).sort(), [
+        'connection',
+        'content-length',
+        'content-type',
+        'host',
+        'user-agent',
+        'x-forwarded-for',
+      ]);
+      assert.equal(request.body.toString(), envelope());
+    });
+  });
+
+  test('with TRUST_PROXY=1 it is the address the proxy appended, not what the client wrote before it', async () => {
+    await withServer({ TRUST_PROXY: '1' }, async (server) => {
+      assert.equal((await relayed(server, { 'X-Forwarded-For': '6.6.6.6, 203.0.113.7' })).headers['x-forwarded-for'], '203.0.113.7');
+      assert.equal((await relayed(server, {})).headers['x-forwarded-for'], '127.0.0.1', 'no header: the socket');
+      assert.equal((await relayed(server, { 'X-Forwarded-For': 'garbage' })).headers['x-forwarded-for'], undefined, 'not an address: none');
+    });
+  });
+});
+
+describe('the DSN the browser gets', () => {
+  test('is the public form: a legacy secret key in SENTRY_DSN never reaches a page', async () => {
+    await withServer({ SENTRY_DSN: `http://publickey:topsecret@127.0.0.1:${upstream.port}/42` }, async (server) => {
+      const html = (await get(server.url, '/en')).body;
+      assert.match(html, /"dsn":"http:\/\/publickey@127\.0\.0\.1:\d+\/42"/);
+      assert.doesNotMatch(html, /topsecret/);
+      // Envelopes with that public form are the ones accepted.
+      assert.equal((await relayed(server, {})).url, '/api/42/envelope/?sentry_version=7&sentry_key=publickey');
+    });
+  });
+});
