@@ -66,8 +66,21 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     // only with SENTRY_DSN, and its OpenTelemetry hooks expect to see real modules.
     external: ['@sentry/node'],
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    outfile: join(dist, 'server', 'main.js'),
+    // What start-up may not need (the relay and undici without SENTRY_DSN, the Markdown
+    // and YAML compilers when dist/content.json is current) is import()ed, and split into
+    // chunks so it is not even parsed unless it is used.
+    splitting: true,
+    outdir: join(dist, 'server'),
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
     jsx: 'automatic',
+    // React's server renderer ships a development and a production build and picks one
+    // at run time; the production bundle needs only the latter (about 0.8 MB less to load).
+    // Our own NODE_ENV checks read the environment object, which this does not replace.
+    define: dev ? {} : { 'process.env.NODE_ENV': '"production"' },
+    // Less to parse at start, with names kept so logged stacks stay readable without source maps.
+    minifyWhitespace: !dev,
+    minifySyntax: !dev,
     sourcemap: true,
     logLevel: 'warning',
   });

@@ -4,7 +4,6 @@ import { ContentError } from './content/errors.ts';
 import { createLogger } from './log.ts';
 import { runPrimary } from './primary.ts';
 import { serve, type Serving } from './serve.ts';
-import { createRelay } from './relay/index.ts';
 import { flushServerMonitoring, startServerMonitoring } from './server-monitoring.ts';
 import { prepareSite, type SiteRuntime } from './site-runtime.ts';
 
@@ -42,6 +41,8 @@ async function startWorker(config: Config): Promise<void> {
   }
   let relay = null;
   if (config.sentry) {
+    // Loaded only with a DSN: the relay brings undici, which a site without monitoring never needs.
+    const { createRelay } = await import('./relay/index.ts');
     relay = createRelay({ dsn: config.sentry.parsed, maxBytes: config.monitoring.maxBytes, clientIp: (ctx) => ctx.ip, log });
     await startServerMonitoring(config.sentry, runtime.manifest.build);
   }
