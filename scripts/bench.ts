@@ -56,7 +56,8 @@ async function main() {
     const server = await startServer({ RENDER_CACHE: mode });
     try {
       // The memory check runs after the peak is read: it fills the render cache with every page.
-      for (const [name, path] of targets) rows.push({ mode, name, path, ...(await load(server, path)), peakRssMb: peakRss(server.child.pid!) });
+      for (const [name, path] of targets)
+        rows.push({ mode, name, path, ...(await load(server, path)), peakRssMb: peakRss(server.child.pid!) });
       summary.push({ mode, coldStartMs: server.coldStartMs, peakRssMb: peakRss(server.child.pid!) });
       if (mode === 'on') memory = await memoryCheck(server, build);
     } finally {

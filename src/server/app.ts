@@ -103,7 +103,11 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     ctx.set('Cache-Control', policy.page);
     sendStored(ctx, runtime.robots);
   });
-  app.use(fixed.routes());
+  // Pages are nearly every request: the router is only asked about paths whose first
+  // segment one of its own routes starts with (read from the routes, not listed twice).
+  const routed = fixed.routes() as Middleware;
+  const ownFirstSegments = new Set(fixed.stack.map((layer) => firstSegment(String(layer.path))));
+  app.use((ctx, next) => (ownFirstSegments.has(firstSegment(ctx.path)) ? routed(ctx, next) : next()));
 
   const monitoring = config.sentry && {
     dsn: config.sentry.dsn,
@@ -114,4 +118,10 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   };
   app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log, cache, policy, monitoring }));
   return app;
+}
+
+/** `/assets/x.js` -> `assets`; `/healthz` -> `healthz`; `/` -> ``. */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return end === -1 ? path.slice(1) : path.slice(1, end);
 }

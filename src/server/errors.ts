@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from './log.ts';
+import { SECURITY_HEADER_NAMES } from './security-headers.ts';
 import { reportServerError } from './server-monitoring.ts';
 
 /** An error that is meant to reach the client as a status and a short, safe message. */
@@ -46,7 +47,7 @@ export function errorsMiddleware({ log, text, showStacks = false }: { log: Logge
   };
 }
 
-const KEPT_HEADERS = ['Allow', 'X-Request-Id'];
+const KEPT_HEADERS = ['Allow', 'X-Request-Id', ...SECURITY_HEADER_NAMES];
 
 /** Errors thrown by Koa itself or its helpers (e.g. a malformed cookie) carry a status. */
 function statusOf(error: Error): number {

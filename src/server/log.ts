@@ -41,13 +41,26 @@ export function batchedStdout(): (line: string) => void {
 export function createLogger(write: (line: string) => void = batchedStdout(), level: LogLevel = 'info'): Logger {
   const emit = (name: Exclude<LogLevel, 'silent'>) => {
     if (RANK[name] < RANK[level]) return () => {};
+    // One line per request is on the hot path: one object, one stringify, no per-call Date.
     return (message: string, fields: Record<string, unknown> = {}) => {
-      const entry: Record<string, unknown> = { time: new Date().toISOString(), level: name, msg: message };
-      for (const [key, value] of Object.entries(fields)) entry[key] = value instanceof Error ? describeError(value) : value;
+      const entry: Record<string, unknown> = { time: isoNow(), level: name, msg: message, ...fields };
+      for (const key in fields) if (fields[key] instanceof Error) entry[key] = describeError(fields[key] as Error);
       write(`${JSON.stringify(entry)}\n`);
     };
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+/** The current time as ISO 8601, formatted once per millisecond however many lines share it. */
+let lastMs = 0;
+let lastIso = '';
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 function describeError(error: Error) {

@@ -1,8 +1,7 @@
 import type { Middleware } from 'koa';
 
 /**
- * Security headers on every response, error pages and redirects included: set
- * after the rest of the stack ran (headers are only sent when Koa responds).
+ * Security headers on every response, error pages and redirects included.
  * Scripts: same origin only, no inline script and no eval anywhere; page data
  * travels as JSON in a non-executed <script type="application/json">.
  */
@@ -38,19 +37,22 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 /** Every header we send on every response, HSTS aside: also used for answers Node gives before Koa runs. */
 export const ALWAYS_HEADERS: readonly (readonly [string, string])[] = ALWAYS;
 
+/**
+ * Set before the rest of the stack runs (nothing downstream decides them), so this is
+ * a plain function and no await; errorsMiddleware keeps them when it clears a failed
+ * response's headers, and Node-level refusals add them in serve.ts.
+ */
 export function securityHeaders({ trustProxy }: { trustProxy: number }): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      if (!ctx.headerSent) {
-        for (const [name, value] of ALWAYS) ctx.set(name, value);
-        if (servedOverHttps('encrypted' in ctx.req.socket, ctx.get('X-Forwarded-Proto'), trustProxy))
-          ctx.set('Strict-Transport-Security', HSTS);
-      }
-    }
+  return (ctx, next) => {
+    for (const [name, value] of ALWAYS) ctx.set(name, value);
+    if (servedOverHttps('encrypted' in ctx.req.socket, ctx.get('X-Forwarded-Proto'), trustProxy))
+      ctx.set('Strict-Transport-Security', HSTS);
+    return next();
   };
 }
+
+/** Headers an error response keeps from the ones set before it failed. */
+export const SECURITY_HEADER_NAMES: readonly string[] = [...ALWAYS.map(([name]) => name), 'Strict-Transport-Security'];
 
 /**
  * The scheme the visitor used. Without TRUST_PROXY, only our own socket counts.

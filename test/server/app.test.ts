@@ -51,6 +51,13 @@ test('a render error before the shell answers a localized 500 page without a sta
     assert.match(response.body, /Etwas ist schiefgelaufen/);
     assert.match(response.body, /lang="de"/);
     assert.doesNotMatch(response.body, /TypeError|at \w+ \(|\.tsx?:\d+/);
+    // The failed page's own headers are gone; the security headers and the request id stay.
+    assert.match(response.headers['content-security-policy'] as string, /script-src 'self'/);
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.headers['x-frame-options'], 'DENY');
+    assert.ok(response.headers['x-request-id']);
+    assert.equal(response.headers.etag, undefined);
+    assert.equal(response.headers['cache-control'], 'no-store');
     assert.ok(
       logLines.some((line) => line.includes('"stack"')),
       'the stack is logged on the server',
