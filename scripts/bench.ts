@@ -117,9 +117,7 @@ async function load(server: Server, path: string) {
   const result = await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: SECONDS });
   const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
   const total = result.requests.total;
-  const statuses = Object.entries(result.statusCodeStats ?? {})
-    .map(([code, stats]) => `${code}×${(stats as { count: number }).count}`)
-    .join(' ');
+  const statuses = statusCounts(result);
   return {
     rps: total / SECONDS,
     perCpu: cpu > 0 ? total / cpu : 0,
@@ -134,7 +132,7 @@ async function load(server: Server, path: string) {
 /** Requests across every page of every locale (and their page data); RSS must not grow with the count. */
 async function memoryCheck(server: Server, build: string): Promise<string> {
   const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
-  const paths = [...sitemap.matchAll(/<loc>[^<]*?(\/[a-z]{2}[^<]*)<\/loc>/g)].map((match) => match[1]!);
+  const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
   const requests = paths.flatMap((path) => [{ path }, { path: `/_data/${build}${path}.json` }]);
   const pid = server.child.pid!;
   const third = Math.round(MEMORY_REQUESTS / 3);
@@ -145,9 +143,15 @@ async function memoryCheck(server: Server, build: string): Promise<string> {
   const perRequest = ((rssEnd - rssWarm) * 1024 * 1024) / result.requests.total;
   return (
     `memory check (render cache on): ${MEMORY_REQUESTS.toLocaleString('en')} requests over ${requests.length} URLs (${paths.length} pages x HTML and JSON), ` +
-    `${result.errors + result.timeouts} errors; RSS ${rssWarm.toFixed(1)} MB after the first ${third.toLocaleString('en')}, ${rssEnd.toFixed(1)} MB at the end ` +
+    `${result.errors + result.timeouts} errors, statuses ${statusCounts(result)}; RSS ${rssWarm.toFixed(1)} MB after the first ${third.toLocaleString('en')}, ${rssEnd.toFixed(1)} MB at the end ` +
     `(${perRequest >= 0 ? '+' : ''}${perRequest.toFixed(2)} bytes per request)`
   );
+}
+
+function statusCounts(result: autocannon.Result): string {
+  return Object.entries(result.statusCodeStats ?? {})
+    .map(([code, stats]) => `${code}×${(stats as { count: number }).count}`)
+    .join(' ');
 }
 
 function cpuSeconds(pid: number): number {
