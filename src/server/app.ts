@@ -16,6 +16,8 @@ import type { SiteRuntime } from './site-runtime.ts';
 
 /** Rendered pages kept in memory at most (the default site needs about 3 MB with its compressed forms). */
 const RENDER_CACHE_BYTES = 64 * 1024 * 1024;
+/** Not-found pages kept (by requested path; the keys are the visitors', so the bytes are bounded small). */
+const NOT_FOUND_CACHE_BYTES = 4 * 1024 * 1024;
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
 export type AppParts = {
@@ -43,6 +45,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
 
   const policy = cachePolicy(config.pageMaxAge);
   const cache = config.renderCache ? new RenderCache(RENDER_CACHE_BYTES) : null;
+  const notFoundCache = config.renderCache ? new RenderCache(NOT_FOUND_CACHE_BYTES) : null;
 
   app.use(accessLog(log));
   app.use(securityHeaders({ trustProxy: config.trustProxy }));
@@ -116,7 +119,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     release: config.sentry.release ?? runtime.manifest.build,
     tracesSampleRate: config.sentry.tracesSampleRate,
   };
-  app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log, cache, policy, monitoring }));
+  app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log, cache, notFoundCache, policy, monitoring }));
   return app;
 }
 

@@ -20,6 +20,8 @@ type Deps = {
   renderTimeoutMs: number;
   log: Logger;
   cache: RenderCache | null;
+  /** Not-found pages by requested path: scanners ask for the same missing paths again and again. */
+  notFoundCache: RenderCache | null;
   policy: CachePolicy;
   monitoring: MonitoringInit | null;
 };
@@ -77,7 +79,7 @@ export function pagesMiddleware(deps: Deps): Middleware {
 async function sendPage(
   ctx: Context,
   page: PageData,
-  { store, manifest, renderTimeoutMs, log, cache, policy, embedded }: Deps & { embedded: (page: PageData) => string },
+  { store, manifest, renderTimeoutMs, log, cache, notFoundCache, policy, embedded }: Deps & { embedded: (page: PageData) => string },
 ): Promise<void> {
   ctx.state.locale = page.locale;
   // The status is known before the first byte: a missing page is a real 404.
@@ -96,7 +98,8 @@ async function sendPage(
   }
 
   // Fast path: a page rendered before is a lookup and a write (for HEAD, Koa sends its length, not its bytes).
-  const stored = page.status === 200 ? cache?.get(page.path) : undefined;
+  const pages = page.status === 200 ? cache : notFoundCache;
+  const stored = pages?.get(page.path);
   if (stored) return sendStored(ctx, stored, encoding);
   if (ctx.method === 'HEAD') {
     if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
@@ -113,6 +116,6 @@ async function sendPage(
       reportServerError(error);
     },
   });
-  if (cache && page.status === 200) collect(stream, (body) => failed || cache.set(page.path, new StoredBody(body)));
+  if (pages) collect(stream, (body) => failed || pages.set(page.path, new StoredBody(body)));
   sendStream(ctx, stream, encoding);
 }

@@ -3,8 +3,9 @@ import type { StoredBody } from './compression.ts';
 /**
  * Rendered pages by path. Pages are immutable between deploys, so each is
  * rendered once and repeats cost a Map lookup and a write. Bounded by bytes;
- * the oldest entry goes first (Map keeps insertion order). Not-found pages are
- * never stored: their text depends on the requested path (unbounded keys).
+ * the oldest entry goes first (Map keeps insertion order). Not-found pages,
+ * whose text names the requested path, go to a separate small one (app.ts), so
+ * requests for endless made-up paths cannot push real pages out.
  */
 export class RenderCache {
   #entries = new Map<string, StoredBody>();

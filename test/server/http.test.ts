@@ -254,6 +254,17 @@ describe('bad input gets a clear 4xx and the server keeps serving', () => {
     assert.equal(JSON.parse(data.body).page.screen.path, '/en/<script>x', 'the escaped JSON still parses to the path');
   });
 
+  test('a repeated 404 is the same page, and each missing path is named on its own', async () => {
+    const first = await get(server.url, '/de/fehlt-hier');
+    const again = await get(server.url, '/de/fehlt-hier');
+    const other = await get(server.url, '/de/fehlt-dort');
+    assert.deepEqual([first.status, again.status, other.status], [404, 404, 404]);
+    assert.equal(again.body, first.body);
+    assert.match(first.body, /fehlt-hier/);
+    assert.match(other.body, /fehlt-dort/);
+    assert.doesNotMatch(other.body, /fehlt-hier/);
+  });
+
   test('after all that, pages are still served', async () => {
     assert.equal((await get(server.url, '/en')).status, 200);
   });
