@@ -59,7 +59,11 @@ export function createNavigator(initial: Payload) {
     return localeSet().has(first) ? url.pathname : null;
   }
 
-  async function navigate(url: URL, mode: 'push' | 'pop', redirects = 0): Promise<void> {
+  /**
+   * `push`: a new entry; `replace`: a link to the page already shown (the browser
+   * would not add an entry either); `pop`: back/forward to an entry that exists.
+   */
+  async function navigate(url: URL, mode: 'push' | 'replace' | 'pop', redirects = 0): Promise<void> {
     const seq = ++sequence;
     // Racing clicks: the last one wins, earlier fetches are aborted.
     controller?.abort();
@@ -78,14 +82,20 @@ export function createNavigator(initial: Payload) {
     if (seq !== sequence) return;
 
     if (result.kind === 'reload' || (result.kind === 'redirect' && redirects > 2)) return fullLoad(url, mode);
-    if (result.kind === 'redirect') return navigate(new URL(result.to, location.href), mode === 'pop' ? 'pop' : 'push', redirects + 1);
+    if (result.kind === 'redirect') {
+      const target = new URL(result.to, location.href);
+      target.hash = url.hash; // `/docs/#part` lands on `/docs#part`, as a full load would
+      return navigate(target, mode, redirects + 1);
+    }
 
     const { page, messages: arrived } = result.payload;
     if (arrived) messages.set(page.locale, arrived);
     let scroll: [number, number] | null = null;
     if (mode === 'push') {
-      history.replaceState({ ...history.state, scroll: [scrollX, scrollY] }, '');
+      saveScroll();
       history.pushState({ scroll: null }, '', url.pathname + url.search + url.hash);
+    } else if (mode === 'replace') {
+      history.replaceState({ scroll: null }, '', url.pathname + url.search + url.hash);
     } else {
       scroll = (history.state as { scroll?: [number, number] } | null)?.scroll ?? null;
     }
@@ -94,9 +104,26 @@ export function createNavigator(initial: Payload) {
   }
 
   /** The browser's own navigation: for stale builds, network errors and 5xx. */
-  function fullLoad(url: URL, mode: 'push' | 'pop') {
+  function fullLoad(url: URL, mode: 'push' | 'replace' | 'pop') {
     if (mode === 'pop') location.reload();
+    else if (mode === 'replace') location.replace(url.href);
     else location.assign(url.href);
+  }
+
+  /**
+   * With scroll restoration in our hands (`manual`), every entry keeps its own
+   * position in history.state: written as the visitor scrolls (debounced), when a
+   * page is left by a link, and when the document is hidden, so back, forward and
+   * reload all find it, across client navigations and full loads alike.
+   */
+  let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+  function saveScroll() {
+    clearTimeout(scrollTimer);
+    history.replaceState({ ...history.state, scroll: [scrollX, scrollY] }, '');
+  }
+  function onScroll() {
+    clearTimeout(scrollTimer);
+    scrollTimer = setTimeout(saveScroll, 150);
   }
 
   function toggleProgress(on: boolean) {
@@ -113,10 +140,14 @@ export function createNavigator(initial: Payload) {
     const switchTo = anchor.dataset.localeSwitch;
     if (switchTo) rememberLocale(switchTo);
     event.preventDefault();
-    void navigate(new URL(anchor.href), 'push');
+    const url = new URL(anchor.href);
+    const samePage = url.pathname === location.pathname && url.search === location.search;
+    void navigate(url, samePage ? 'replace' : 'push');
   }
 
   function onPopState() {
+    // A position still waiting to be saved belongs to the entry just left, not this one.
+    clearTimeout(scrollTimer);
     // Moving between #hash entries of the same page: the browser scrolls by itself.
     if (location.pathname === state.page.path) return;
     void navigate(new URL(location.href), 'pop');
@@ -148,8 +179,14 @@ export function createNavigator(initial: Payload) {
       document.addEventListener('focusin', onIntent);
       document.addEventListener('touchstart', onIntent, { passive: true });
       document.addEventListener('pointerout', () => clearTimeout(hoverTimer));
+      window.addEventListener('scroll', onScroll, { passive: true });
+      window.addEventListener('pagehide', saveScroll);
+      // A reload, or back/forward to a document that was loaded in full: where it was left.
+      const saved = (history.state as { scroll?: [number, number] | null } | null)?.scroll;
+      const arrivedBy = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
+      if (saved && (arrivedBy === 'reload' || arrivedBy === 'back_forward')) scrollTo(saved[0], saved[1]);
       // Reaching here means the document loaded fine: a later error may reload once again.
-      sessionStorage.removeItem(RELOADED_KEY);
+      session.remove(RELOADED_KEY);
     },
 
     /** After React committed a navigated page: head, scroll, focus, announcement. */
@@ -171,8 +208,8 @@ export function createNavigator(initial: Payload) {
      * (Logging and reporting happen in hydrateRoot's onCaughtError.)
      */
     onRenderError(): boolean {
-      if (!navigatedOnce || sessionStorage.getItem(RELOADED_KEY) === location.pathname) return false;
-      sessionStorage.setItem(RELOADED_KEY, location.pathname);
+      // Without storage (blocked by the browser) we cannot tell a second failure from a first: no reload.
+      if (!navigatedOnce || !session.set(RELOADED_KEY, location.pathname, { unlessEqual: true })) return false;
       location.reload();
       return true;
     },
@@ -180,6 +217,25 @@ export function createNavigator(initial: Payload) {
 }
 
 export type Navigator = ReturnType<typeof createNavigator>;
+
+/** sessionStorage, which a browser may refuse (storage blocked for the site): never throws. */
+const session = {
+  remove(key: string) {
+    try {
+      sessionStorage.removeItem(key);
+    } catch {}
+  },
+  /** Stores the value; false if storage is refused, or, with `unlessEqual`, if it already held it. */
+  set(key: string, value: string, { unlessEqual = false } = {}): boolean {
+    try {
+      if (unlessEqual && sessionStorage.getItem(key) === value) return false;
+      sessionStorage.setItem(key, value);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+};
 
 /** The switcher's choice, remembered for `/` (read by the server's negotiation). */
 function rememberLocale(locale: string) {

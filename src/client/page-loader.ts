@@ -45,9 +45,12 @@ export function createPageLoader(build: string, hasMessages: (locale: string) =>
 
   // Keyed by page path, not URL: once a locale's messages arrived, the same page
   // without `?messages=1` is the same page.
-  function remember(path: string, promise: Promise<LoadResult>): Promise<LoadResult> {
+  function remember(path: string, promise: Promise<LoadResult>, signal?: AbortSignal): Promise<LoadResult> {
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(path, promise);
+    // Forgotten the moment it is aborted, not a tick later: a second click on the same
+    // link aborts the first one's fetch and must not be handed that dead promise.
+    signal?.addEventListener('abort', () => cache.get(path) === promise && cache.delete(path), { once: true });
     // Failures and aborts are not cached: the next attempt asks again.
     promise.then(
       (result) => result.kind === 'reload' && cache.delete(path),
@@ -59,7 +62,7 @@ export function createPageLoader(build: string, hasMessages: (locale: string) =>
   return {
     /** For a click or history move: reuses a prefetch, else fetches with the caller's abort signal. */
     load(path: string, signal: AbortSignal): Promise<LoadResult> {
-      return cache.get(path) ?? remember(path, fetchData(urlFor(path), signal));
+      return cache.get(path) ?? remember(path, fetchData(urlFor(path), signal), signal);
     },
     /** Warms the cache; never aborted by navigations, so its result can be reused. */
     prefetch(path: string): void {

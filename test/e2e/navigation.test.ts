@@ -7,10 +7,11 @@ const APP_ERROR = 'Application error: a client-side exception has occurred';
 
 const e2e = withServerAndBrowser();
 
-const SCREENS = ['', '/docs/guides/install', '/blog', '/blog/introducing-polysite', '/about', '/nope'];
+// Every screen type, the docs index, and a page that is untranslated in ja (served from en with a notice).
+const SCREENS = ['', '/docs', '/docs/guides/install', '/docs/deploy/docker', '/blog', '/blog/introducing-polysite', '/about', '/nope'];
 
 describe('hydration leaves the console empty', () => {
-  for (const locale of ['en', 'ja', 'ar']) {
+  for (const locale of ['en', 'de', 'fr', 'ja', 'ar']) {
     test(`every screen type in ${locale}`, async () => {
       const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/${locale}`);
       for (const slug of SCREENS.slice(1)) {
@@ -189,6 +190,84 @@ describe('fallback to a full page load', () => {
     await page.waitForURL(`${e2e.server.url}/en/blog`);
     await page.waitForSelector('html[data-hydrated]');
     assert.equal(await hasMarker(page), false);
+    await context.close();
+  });
+});
+
+describe('history and scroll, as the browser would keep them', () => {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 400)); // past the scroll save debounce
+
+  test('forward and reload come back where the visitor left the page', async () => {
+    const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/en`);
+    await page.click('.site-nav a[href="/en/docs"]');
+    await page.waitForURL(`${e2e.server.url}/en/docs`);
+    await page.click('.docs-sidebar a[href="/en/docs/guides/install"]');
+    await page.waitForURL(`${e2e.server.url}/en/docs/guides/install`);
+    await page.evaluate(() => scrollTo(0, 600));
+    await settle();
+    await page.goBack();
+    await page.waitForURL(`${e2e.server.url}/en/docs`);
+    await page.goForward();
+    await page.waitForURL(`${e2e.server.url}/en/docs/guides/install`);
+    await page.waitForFunction(() => Math.abs(scrollY - 600) < 2, null, { timeout: 5000 });
+    await page.evaluate(() => scrollTo(0, 400));
+    await settle();
+    await page.reload();
+    await page.waitForSelector('html[data-hydrated]');
+    await page.waitForFunction(() => Math.abs(scrollY - 400) < 2, null, { timeout: 5000 });
+    // Back to a document that was loaded in full (the reload) restores too.
+    await page.goto(`${e2e.server.url}/en/about`);
+    await page.goBack();
+    await page.waitForURL(`${e2e.server.url}/en/docs/guides/install`);
+    await page.waitForFunction(() => Math.abs(scrollY - 400) < 2, null, { timeout: 5000 });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('a double click on a slow link still navigates, once', async () => {
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
+    await markWindow(page);
+    await page.route('**/_data/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
+    const before = await page.evaluate(() => history.length);
+    await page.dblclick('.site-nav a[href="/en/blog"]');
+    await page.waitForURL(`${e2e.server.url}/en/blog`);
+    await page.waitForSelector('.post-list');
+    assert.ok(await hasMarker(page), 'no document load');
+    assert.equal(await page.evaluate(() => history.length), before + 1);
+    await context.close();
+  });
+
+  test('a link to the page already shown adds no history entry', async () => {
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en/about`);
+    await markWindow(page);
+    const before = await page.evaluate(() => history.length);
+    await page.click('.site-nav a[href="/en/about"]');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+    assert.equal(await page.evaluate(() => history.length), before);
+    assert.ok(await hasMarker(page));
+    await context.close();
+  });
+
+  test('a redirected link keeps its #hash and lands on the heading', async () => {
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
+    await markWindow(page);
+    await page.evaluate(() => {
+      const link = document.createElement('a');
+      link.href = '/en/docs/routing/#page-data';
+      link.id = 'trailing';
+      link.textContent = 'routing, with a trailing slash';
+      document.querySelector('main')!.append(link);
+    });
+    await page.click('#trailing');
+    await page.waitForURL(`${e2e.server.url}/en/docs/routing#page-data`);
+    await page.waitForFunction(() => {
+      const heading = document.getElementById('page-data');
+      return heading !== null && Math.abs(heading.getBoundingClientRect().top) < 5;
+    });
+    assert.ok(await hasMarker(page));
     await context.close();
   });
 });
