@@ -1,6 +1,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** Every header a forwarded envelope carries: the relay's own four, and node:http's host and connection. */
+export const FORWARDED_HEADER_NAMES = ['connection', 'content-length', 'content-type', 'host', 'user-agent', 'x-forwarded-for'];
+
 /** One request as the stand-in received it: the raw bytes, nothing decoded. */
 export type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer };
 
