@@ -41,6 +41,8 @@ export function createNavigator(initial: Payload) {
   let controller: AbortController | null = null;
   let sequence = 0;
   let navigatedOnce = false;
+  /** The path of the latest navigation asked for, committed or still loading. */
+  let currentPath = initial.page.path;
 
   const localeSet = () => new Set(state.page.locales.map((entry) => entry.locale));
 
@@ -65,6 +67,7 @@ export function createNavigator(initial: Payload) {
    */
   async function navigate(url: URL, mode: 'push' | 'replace' | 'pop', redirects = 0): Promise<void> {
     const seq = ++sequence;
+    currentPath = url.pathname;
     // Racing clicks: the last one wins, earlier fetches are aborted.
     controller?.abort();
     const current = new AbortController();
@@ -149,7 +152,9 @@ export function createNavigator(initial: Payload) {
     // A position still waiting to be saved belongs to the entry just left, not this one.
     clearTimeout(scrollTimer);
     // Moving between #hash entries of the same page: the browser scrolls by itself.
-    if (location.pathname === state.page.path) return;
+    // Compared with the latest navigation, not the page on screen: back then forward
+    // faster than the data arrives must end on the forward page.
+    if (location.pathname === currentPath) return;
     void navigate(new URL(location.href), 'pop');
   }
 

@@ -224,6 +224,25 @@ describe('history and scroll, as the browser would keep them', () => {
     await context.close();
   });
 
+  test('back then forward before the data arrives ends on the forward page', async () => {
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
+    await page.click('.site-nav a[href="/en/docs"]');
+    await page.waitForURL(`${e2e.server.url}/en/docs`);
+    await page.waitForSelector('.docs-sidebar');
+    // The home page's data was never fetched (it came with the document): make it slow.
+    await page.route('**/_data/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
+    await page.goBack();
+    await page.waitForURL(`${e2e.server.url}/en`);
+    await page.goForward();
+    await page.waitForURL(`${e2e.server.url}/en/docs`);
+    await new Promise((resolve) => setTimeout(resolve, 800)); // past the slow answer
+    assert.equal(await page.locator('.docs-sidebar').count(), 1, 'the docs page is shown at the docs URL');
+    await context.close();
+  });
+
   test('a double click on a slow link still navigates, once', async () => {
     const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await markWindow(page);
