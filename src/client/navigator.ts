@@ -213,8 +213,9 @@ export function createNavigator(initial: Payload) {
      * (Logging and reporting happen in hydrateRoot's onCaughtError.)
      */
     onRenderError(): boolean {
-      // Without storage (blocked by the browser) we cannot tell a second failure from a first: no reload.
-      if (!navigatedOnce || !session.set(RELOADED_KEY, location.pathname, { unlessEqual: true })) return false;
+      if (!navigatedOnce || session.get(RELOADED_KEY) === location.pathname) return false;
+      // Without storage (blocked by the browser) a second failure looks like a first: no reload.
+      if (!session.set(RELOADED_KEY, location.pathname)) return false;
       location.reload();
       return true;
     },
@@ -225,20 +226,26 @@ export type Navigator = ReturnType<typeof createNavigator>;
 
 /** sessionStorage, which a browser may refuse (storage blocked for the site): never throws. */
 const session = {
-  remove(key: string) {
+  get(key: string): string | null {
     try {
-      sessionStorage.removeItem(key);
-    } catch {}
+      return sessionStorage.getItem(key);
+    } catch {
+      return null;
+    }
   },
-  /** Stores the value; false if storage is refused, or, with `unlessEqual`, if it already held it. */
-  set(key: string, value: string, { unlessEqual = false } = {}): boolean {
+  /** False when the browser refuses to store. */
+  set(key: string, value: string): boolean {
     try {
-      if (unlessEqual && sessionStorage.getItem(key) === value) return false;
       sessionStorage.setItem(key, value);
       return true;
     } catch {
       return false;
     }
+  },
+  remove(key: string): void {
+    try {
+      sessionStorage.removeItem(key);
+    } catch {}
   },
 };
 

@@ -48,12 +48,18 @@ export function createPageLoader(build: string, hasMessages: (locale: string) =>
   function remember(path: string, promise: Promise<LoadResult>, signal?: AbortSignal): Promise<LoadResult> {
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(path, promise);
-    // Forgotten the moment it is aborted, not a tick later: a second click on the same
-    // link aborts the first one's fetch and must not be handed that dead promise.
-    signal?.addEventListener('abort', () => cache.get(path) === promise && cache.delete(path), { once: true });
+    let settled = false;
+    // An abort while the fetch is in flight forgets it at once, not a tick later: a second
+    // click on the same link aborts the first one's fetch and must not be handed that dead
+    // promise. (Every navigation aborts the previous one's signal; once the data is in,
+    // that abort means nothing and the page stays cached for back and forward.)
+    signal?.addEventListener('abort', () => !settled && cache.get(path) === promise && cache.delete(path), { once: true });
     // Failures and aborts are not cached: the next attempt asks again.
     promise.then(
-      (result) => result.kind === 'reload' && cache.delete(path),
+      (result) => {
+        settled = true;
+        if (result.kind === 'reload') cache.delete(path);
+      },
       () => cache.delete(path),
     );
     return promise;

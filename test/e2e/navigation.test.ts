@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withServerAndBrowser } from '../helpers/e2e.ts';
-import { hasMarker, markWindow, visit } from '../helpers/visit.ts';
+import { appendLink, hasMarker, markWindow, visit } from '../helpers/visit.ts';
 
 const APP_ERROR = 'Application error: a client-side exception has occurred';
 
@@ -104,14 +104,7 @@ describe('client navigation', () => {
   test('an unknown page comes back as the localized not-found screen without a reload', async () => {
     const { page, context } = await visit(e2e.browser, `${e2e.server.url}/de/docs`);
     await markWindow(page);
-    await page.evaluate(() => {
-      const link = document.createElement('a');
-      link.href = '/de/gibt-es-nicht';
-      link.id = 'missing';
-      link.textContent = 'x';
-      document.querySelector('main')!.append(link);
-    });
-    await page.click('#missing');
+    await page.click(await appendLink(page, '/de/gibt-es-nicht'));
     await page.waitForURL(`${e2e.server.url}/de/gibt-es-nicht`);
     await page.waitForSelector('.not-found');
     assert.equal(await page.getAttribute('meta[name="robots"]', 'content'), 'noindex');
@@ -243,6 +236,19 @@ describe('history and scroll, as the browser would keep them', () => {
     await context.close();
   });
 
+  test('back to a page visited by a click uses the data already fetched', async () => {
+    const { page, context, dataRequests } = await visit(e2e.browser, `${e2e.server.url}/en`);
+    await page.click('.site-nav a[href="/en/about"]');
+    await page.waitForURL(`${e2e.server.url}/en/about`);
+    await page.click('.site-nav a[href="/en/blog"]');
+    await page.waitForURL(`${e2e.server.url}/en/blog`);
+    await page.goBack();
+    await page.waitForURL(`${e2e.server.url}/en/about`);
+    await page.waitForSelector('main h1:focus');
+    assert.equal(dataRequests.filter((request) => request.includes('/en/about.json')).length, 1);
+    await context.close();
+  });
+
   test('a double click on a slow link still navigates, once', async () => {
     const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await markWindow(page);
@@ -273,14 +279,7 @@ describe('history and scroll, as the browser would keep them', () => {
   test('a redirected link keeps its #hash and lands on the heading', async () => {
     const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await markWindow(page);
-    await page.evaluate(() => {
-      const link = document.createElement('a');
-      link.href = '/en/docs/routing/#page-data';
-      link.id = 'trailing';
-      link.textContent = 'routing, with a trailing slash';
-      document.querySelector('main')!.append(link);
-    });
-    await page.click('#trailing');
+    await page.click(await appendLink(page, '/en/docs/routing/#page-data'));
     await page.waitForURL(`${e2e.server.url}/en/docs/routing#page-data`);
     await page.waitForFunction(() => {
       const heading = document.getElementById('page-data');

@@ -34,3 +34,15 @@ export async function markWindow(page: Page): Promise<void> {
 export function hasMarker(page: Page): Promise<boolean> {
   return page.evaluate(() => (window as unknown as { polysiteMarker?: number }).polysiteMarker === 1);
 }
+
+/** Adds a link to the page's main element and returns its selector: for targets no page links to. */
+export async function appendLink(page: Page, href: string): Promise<string> {
+  await page.evaluate((target) => {
+    const link = document.createElement('a');
+    link.href = target;
+    link.id = 'appended-link';
+    link.textContent = target;
+    document.querySelector('main')!.append(link);
+  }, href);
+  return '#appended-link';
+}
