@@ -33,7 +33,7 @@ const MAX_RANGES = 32;
 const TAG = /^[a-z]{1,8}(-[a-z0-9]{1,8})*$/;
 
 /** `de-CH, de;q=0.9` -> ranges, lower-cased, malformed ones dropped. */
-export function parseAcceptLanguage(header: string): Range[] {
+function parseAcceptLanguage(header: string): Range[] {
   const ranges: Range[] = [];
   for (const part of header.slice(0, MAX_HEADER).split(',')) {
     if (ranges.length === MAX_RANGES) break;

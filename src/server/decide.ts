@@ -1,6 +1,6 @@
 import { negotiateLocale } from '../i18n/negotiate.ts';
 import type { LocaleIndex } from '../i18n/locales.ts';
-import { parseLocation, urlSafe } from '../routes/location.ts';
+import { parseLocation } from '../routes/location.ts';
 import type { PageData } from '../routes/types.ts';
 import type { PageStore } from './page-store.ts';
 
@@ -27,7 +27,7 @@ export function createDecider(store: PageStore, locales: readonly string[], inde
         return { kind: 'redirect', status: location.status, location: location.location, negotiated: false };
       case 'negotiate': {
         const locale = negotiateLocale({ cookie, acceptLanguage }, locales, defaultLocale);
-        return { kind: 'redirect', status: 302, location: urlSafe(`/${locale}${location.rest}${search}`), negotiated: true };
+        return { kind: 'redirect', status: 302, location: `/${locale}${location.rest}`, negotiated: true };
       }
       case 'page': {
         const page = store.find(location.locale, location.slug);

@@ -19,6 +19,8 @@ const cases: [path: string, search: string, expected: LocationDecision][] = [
   ['/pt-br/x', '', { kind: 'redirect', status: 308, location: '/pt-BR/x' }],
   ['/', '', { kind: 'negotiate', rest: '' }],
   ['/about', '', { kind: 'negotiate', rest: '/about' }],
+  ['/about', '?ref=news&x=1', { kind: 'negotiate', rest: '/about?ref=news&x=1' }],
+  ['/xx/<b>', '?q="<i>"', { kind: 'negotiate', rest: '/xx/%3Cb%3E?q=%22%3Ci%3E%22' }],
   ['/xx/y', '', { kind: 'negotiate', rest: '/xx/y' }],
   ['//evil.example/x', '', { kind: 'negotiate', rest: '/evil.example/x' }],
   ['/en/%E0%A4%A', '', { kind: 'reject', status: 400, reason: 'Malformed percent-encoding' }],
