@@ -75,6 +75,13 @@ export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> 
   });
 }
 
+/** The statuses Node itself answers these with; anything else the parser refuses is a 400. */
+const CLIENT_ERROR_STATUS: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
 /**
  * Requests Node's parser refuses before Koa sees them (a raw control byte in the
  * request line, an unknown method, headers over the size limit, headers or body
@@ -83,12 +90,14 @@ export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> 
  */
 function answerClientError(log: Logger) {
   return (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // Nothing to answer on a socket the client already closed or a response under way.
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+    // Node's own rule (lib/_http_server.js, socketOnError): answer only on a writable
+    // socket whose in-flight response, if any, has not sent its headers yet.
+    const inFlight = (socket as { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?._headerSent) {
       socket.destroy();
       return;
     }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
     const body = `${status} ${STATUS_CODES[status]}\n`;
     const id = randomUUID();
     const headers = [

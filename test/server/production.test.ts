@@ -278,6 +278,11 @@ describe('limits', () => {
     ['oversized headers', `GET /en HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`, 431],
     ['a control byte in the request line', 'GET /en/\u0001 HTTP/1.1\r\nHost: x\r\n\r\n', 400],
     ['an unknown method', 'BREW /en HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    [
+      'an oversized chunk extension',
+      `POST /en HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;${'a'.repeat(20_000)}\r\nhello\r\n0\r\n\r\n`,
+      413,
+    ],
   ] as const) {
     test(`${name} get ${status} with security headers, a request id and a log line`, async () => {
       const before = server.lines.length;
