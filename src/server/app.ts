@@ -106,11 +106,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     ctx.set('Cache-Control', policy.page);
     sendStored(ctx, runtime.robots);
   });
-  // Pages are nearly every request: the router is only asked about paths whose first
-  // segment one of its own routes starts with (read from the routes, not listed twice).
-  const routed = fixed.routes() as Middleware;
-  const ownFirstSegments = new Set(fixed.stack.map((layer) => firstSegment(String(layer.path))));
-  app.use((ctx, next) => (ownFirstSegments.has(firstSegment(ctx.path)) ? routed(ctx, next) : next()));
+  app.use(fixed.routes());
 
   const monitoring = config.sentry && {
     dsn: config.sentry.dsn,
@@ -121,10 +117,4 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   };
   app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log, cache, notFoundCache, policy, monitoring }));
   return app;
-}
-
-/** `/assets/x.js` -> `assets`; `/healthz` -> `healthz`; `/` -> ``. */
-function firstSegment(path: string): string {
-  const end = path.indexOf('/', 1);
-  return end === -1 ? path.slice(1) : path.slice(1, end);
 }
