@@ -143,7 +143,7 @@ async function memoryCheck(server: Server, build: string): Promise<string> {
   const perRequest = ((rssEnd - rssWarm) * 1024 * 1024) / result.requests.total;
   return (
     `memory check (render cache on): ${MEMORY_REQUESTS.toLocaleString('en')} requests over ${requests.length} URLs (${paths.length} pages x HTML and JSON), ` +
-    `${result.errors + result.timeouts} errors, statuses ${statusCounts(result)}; RSS ${rssWarm.toFixed(1)} MB after the first ${third.toLocaleString('en')}, ${rssEnd.toFixed(1)} MB at the end ` +
+    `${result.errors + result.timeouts} errors and statuses ${statusCounts(result)} over the last ${(MEMORY_REQUESTS - third).toLocaleString('en')}; RSS ${rssWarm.toFixed(1)} MB after the first ${third.toLocaleString('en')}, ${rssEnd.toFixed(1)} MB at the end ` +
     `(${perRequest >= 0 ? '+' : ''}${perRequest.toFixed(2)} bytes per request)`
   );
 }

@@ -7,6 +7,7 @@ import type { SentryConfig } from './config.ts';
  * per-request instrumentation cost. Loaded only when SENTRY_DSN is set.
  */
 let capture: ((error: unknown) => void) | null = null;
+let flush: ((timeoutMs: number) => Promise<unknown>) | null = null;
 
 export async function startServerMonitoring(sentry: SentryConfig, build: string): Promise<void> {
   const Sentry = await import('@sentry/node');
@@ -38,8 +39,6 @@ export async function startServerMonitoring(sentry: SentryConfig, build: string)
 export function reportServerError(error: unknown): void {
   capture?.(error);
 }
-
-let flush: ((timeoutMs: number) => Promise<unknown>) | null = null;
 
 /** Sends what is still queued (on shutdown): at most `timeoutMs`, a no-op without monitoring. */
 export async function flushServerMonitoring(timeoutMs: number): Promise<void> {
