@@ -16,7 +16,7 @@ import { createServer, type IncomingMessage, request, type ServerResponse } from
 import { createServer as createNetServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { escapeHtml } from '../src/server/errors.ts';
+import { escapeHtml } from '../src/server/escape-html.ts';
 import { ROOT_DIR } from '../src/server/config.ts';
 import { build } from './build.ts';
 

@@ -8,7 +8,7 @@ import { BlogIndex } from './screens/blog-index.tsx';
 import { BlogPost } from './screens/blog-post.tsx';
 import { Article } from './screens/article.tsx';
 import { NotFound } from './screens/not-found.tsx';
-import type { PageData, ScreenData } from './types.ts';
+import type { PageData } from './types.ts';
 
 /**
  * The whole visible page for one PageData: the same component renders on the
@@ -19,17 +19,17 @@ export function App({ page, intl }: { page: PageData; intl: Translator }) {
   const contentLang = page.fallback?.contentLocale;
   return (
     <IntlContext.Provider value={intl}>
-      <Layout page={page}>{renderScreen(page.screen, contentLang)}</Layout>
+      <Layout page={page}>{renderScreen(page, contentLang)}</Layout>
     </IntlContext.Provider>
   );
 }
 
-function renderScreen(screen: ScreenData, contentLang: string | undefined): ReactNode {
+function renderScreen({ screen, path }: PageData, contentLang: string | undefined): ReactNode {
   switch (screen.screen) {
     case 'home':
       return <Home data={screen} lang={contentLang} />;
     case 'docs':
-      return <Docs data={screen} lang={contentLang} />;
+      return <Docs data={screen} path={path} lang={contentLang} />;
     case 'blog-index':
       return <BlogIndex data={screen} lang={contentLang} />;
     case 'blog-post':

@@ -13,4 +13,4 @@ export const ROUTES = [
   { id: 'article', pattern: '*' },
 ] as const;
 
-export type RouteId = (typeof ROUTES)[number]['id'] | 'not-found';
+export type RouteId = (typeof ROUTES)[number]['id'];

@@ -11,7 +11,8 @@ import type { CompiledMessages } from '../i18n/intl.ts';
 /** `lang` is set when the title is in another language than the page (a fallback). */
 export type Link = { title: string; path: string; lang?: string | undefined };
 
-export type NavNode = Link & { current: boolean; children: NavNode[] };
+/** A docs sidebar entry; `children` is empty for a closed section. */
+export type NavNode = Link & { children: NavNode[] };
 
 export type PostSummary = Link & { date: string; isoDate: string; description: string };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from './log.ts';
-import { isBot } from './render.ts';
+import { isBot } from './bots.ts';
 
 // An incoming id is kept only if it is short and plain (it ends up in our logs and headers).
 const WELL_FORMED_ID = /^[A-Za-z0-9._:-]{8,128}$/;

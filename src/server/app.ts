@@ -3,16 +3,18 @@ import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
 import serve from 'koa-static';
 import { accessLog } from './access-log.ts';
+import { cachePolicy } from './cache-policy.ts';
 import type { Config } from './config.ts';
-import { dataMiddleware } from './data.ts';
 import { errorsMiddleware, HttpError } from './errors.ts';
+import { FIXED_ROUTES } from './fixed-routes.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
+import { pageDataMiddleware } from './page-data-route.ts';
 import { pagesMiddleware } from './pages.ts';
 import { RenderCache } from './render-cache.ts';
-import { cachePolicy, sendStored } from './respond.ts';
+import { sendStored } from './send.ts';
 import { securityHeaders } from './security-headers.ts';
-import type { SiteRuntime } from './site-runtime.ts';
+import type { PreparedSite } from './prepare-site.ts';
 
 /** Rendered pages kept in memory at most (the default site needs about 3 MB with its compressed forms). */
 const RENDER_CACHE_BYTES = 64 * 1024 * 1024;
@@ -22,7 +24,7 @@ const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
 export type AppParts = {
   config: Config;
-  runtime: SiteRuntime;
+  runtime: PreparedSite;
   log: Logger;
   lifecycle: Lifecycle;
   /** The monitoring relay, when SENTRY_DSN is set: mounted at its exact path before anything else can touch it. */
@@ -87,21 +89,21 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding'),
   });
   // koa-static passes on what it does not find: under /assets that is a 404, not a page.
-  fixed.get('/assets/{*file}', assets, () => {
+  fixed.get(FIXED_ROUTES.assets, assets, () => {
     throw new HttpError(404, 'Not found');
   });
-  fixed.get('/_data/{*rest}', dataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
-  fixed.get('/healthz', (ctx) => {
+  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
+  fixed.get(FIXED_ROUTES.health, (ctx) => {
     ctx.set('Cache-Control', policy.never);
     ctx.status = lifecycle.draining ? 503 : 200;
     ctx.body = { status: lifecycle.draining ? 'draining' : 'ok', build: runtime.manifest.build };
   });
-  fixed.get('/sitemap.xml', (ctx) => {
+  fixed.get(FIXED_ROUTES.sitemap, (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';
     ctx.set('Cache-Control', policy.page);
     sendStored(ctx, runtime.sitemap);
   });
-  fixed.get('/robots.txt', (ctx) => {
+  fixed.get(FIXED_ROUTES.robots, (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';
     ctx.set('Cache-Control', policy.page);
     sendStored(ctx, runtime.robots);

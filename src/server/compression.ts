@@ -49,10 +49,6 @@ export class StoredBody {
     }
     return this.identity;
   }
-
-  get size(): number {
-    return this.identity.length + (this.#br?.length ?? 0) + (this.#gzip?.length ?? 0);
-  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLocaleTag } from '../i18n/locales.ts';
+import { FIXED_FIRST_SEGMENTS } from './fixed-routes.ts';
 import { dsnToString, parseDsn, type Dsn } from './relay/dsn.ts';
 
 /**
@@ -66,10 +67,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const monitoringPath = readMonitoringPath(env);
   const firstSegment = monitoringPath.split('/')[1]!.toLowerCase();
-  if (
-    found.some((locale) => locale.toLowerCase() === firstSegment) ||
-    ['assets', '_data', 'healthz', 'sitemap.xml', 'robots.txt'].includes(firstSegment)
-  ) {
+  if (found.some((locale) => locale.toLowerCase() === firstSegment) || FIXED_FIRST_SEGMENTS.includes(firstSegment)) {
     throw new ConfigError('MONITORING_PATH', `"${monitoringPath}" would shadow a locale or a fixed route`);
   }
   return Object.freeze({

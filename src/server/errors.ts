@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { escapeHtml } from './escape-html.ts';
 import type { Logger } from './log.ts';
 import { SECURITY_HEADER_NAMES } from './security-headers.ts';
 import { reportServerError } from './server-monitoring.ts';
@@ -18,9 +19,9 @@ export type ErrorText = (locale: string | undefined) => { lang: string; title: s
 
 /**
  * The one place errors become responses. 4xx: our own short reason (never input).
- * 5xx: a localized generic page; the stack goes to the log only.
+ * 5xx: a localized generic page; the stack goes to the log only, and to the page
+ * with `showStacks` (development only: NODE_ENV=development).
  */
-/** `showStacks`: development only (NODE_ENV=development); production pages never carry one. */
 export function errorsMiddleware({ log, text, showStacks = false }: { log: Logger; text: ErrorText; showStacks?: boolean }): Middleware {
   return async (ctx, next) => {
     try {
@@ -53,12 +54,6 @@ const KEPT_HEADERS = ['Allow', 'X-Request-Id', ...SECURITY_HEADER_NAMES];
 function statusOf(error: Error): number {
   const status = (error as { status?: unknown; expose?: unknown }).status;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : 500;
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
 }
 
 function errorPage({ lang, title, body }: { lang: string; title: string; body: string }, stack: string): string {

@@ -2,10 +2,10 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ContentError } from './content/errors.ts';
 import { createLogger } from './log.ts';
-import { runPrimary } from './primary.ts';
+import { runPrimary } from './cluster-primary.ts';
 import { serve, type Serving } from './serve.ts';
 import { flushServerMonitoring, startServerMonitoring } from './server-monitoring.ts';
-import { prepareSite, type SiteRuntime } from './site-runtime.ts';
+import { prepareSite, type PreparedSite } from './prepare-site.ts';
 
 /**
  * Start-up: read the configuration, then either run the server here
@@ -33,7 +33,7 @@ if (cluster.isPrimary && config.webConcurrency > 1) {
 }
 
 async function startWorker(config: Config): Promise<void> {
-  let runtime: SiteRuntime;
+  let runtime: PreparedSite;
   try {
     runtime = await prepareSite(config);
   } catch (error) {

@@ -1,5 +1,8 @@
 import type { Context, Middleware } from 'koa';
 import { createElement } from 'react';
+import { isBot } from './bots.ts';
+import type { CachePolicy } from './cache-policy.ts';
+import { StoredBody } from './compression.ts';
 import type { Decider } from './decide.ts';
 import { Document } from './document.tsx';
 import { HttpError } from './errors.ts';
@@ -8,8 +11,8 @@ import { reportServerError } from './server-monitoring.ts';
 import type { Manifest } from './manifest.ts';
 import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './render-cache.ts';
-import { isBot, renderStream } from './render.ts';
-import { collect, negotiateEncoding, representationTag, sendStored, sendStream, StoredBody, type CachePolicy } from './respond.ts';
+import { renderStream } from './render.ts';
+import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream } from './send.ts';
 import type { MonitoringInit, PageData } from '../routes/types.ts';
 import { serializePayload } from '../routes/page-data.ts';
 
@@ -88,14 +91,7 @@ async function sendPage(
   ctx.set('Content-Language', page.fallback?.contentLocale ?? page.locale);
   ctx.set('Cache-Control', page.status === 200 ? policy.page : policy.notFound);
   const encoding = negotiateEncoding(ctx);
-  const etag = store.etag(page);
-  if (etag) {
-    ctx.etag = representationTag(etag, encoding);
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-  }
+  if (answeredNotModified(ctx, store.etag(page), encoding)) return;
 
   // Fast path: a page rendered before is a lookup and a write (for HEAD, Koa sends its length, not its bytes).
   const pages = page.status === 200 ? cache : notFoundCache;

@@ -32,8 +32,4 @@ export class RenderCache {
     this.#bytes -= old.identity.length;
     this.#entries.delete(key);
   }
-
-  get count(): number {
-    return this.#entries.size;
-  }
 }

@@ -49,10 +49,3 @@ export function renderStream(
     }
   });
 }
-
-/** Crawlers get the whole document at once (no streaming reveal). */
-const BOT = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|lighthouse/i;
-
-export function isBot(userAgent: string | undefined): boolean {
-  return userAgent !== undefined && BOT.test(userAgent);
-}

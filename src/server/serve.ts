@@ -6,13 +6,13 @@ import { createApp } from './app.ts';
 import { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
 import { ALWAYS_HEADERS } from './security-headers.ts';
-import type { SiteRuntime } from './site-runtime.ts';
+import type { PreparedSite } from './prepare-site.ts';
 
 export type Serving = { server: Server; lifecycle: Lifecycle; shutdown(reason: string): Promise<void> };
 
 type Parts = {
   config: Config;
-  runtime: SiteRuntime;
+  runtime: PreparedSite;
   log: Logger;
   relay?: { path: string; middleware: import('koa').Middleware; close(): Promise<void> } | null;
 };

@@ -1,5 +1,5 @@
 import { pagePath } from '../routes/location.ts';
-import { escapeHtml } from './errors.ts';
+import { escapeHtml } from './escape-html.ts';
 import type { PageStore } from './page-store.ts';
 
 /**

@@ -31,6 +31,9 @@ describe('client navigation', () => {
 
     await page.click('.site-nav a[href="/en/docs"]');
     await page.waitForURL(`${e2e.server.url}/en/docs`);
+    // The sidebar opens a section on the way to a page: guides first, then its install page.
+    await page.click('.docs-sidebar a[href="/en/docs/guides"]');
+    await page.waitForURL(`${e2e.server.url}/en/docs/guides`);
     await page.click('.docs-sidebar a[href="/en/docs/guides/install"]');
     await page.waitForURL(`${e2e.server.url}/en/docs/guides/install`);
     await page.waitForFunction(() => document.title.startsWith('Install'));
@@ -194,12 +197,15 @@ describe('history and scroll, as the browser would keep them', () => {
     const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await page.click('.site-nav a[href="/en/docs"]');
     await page.waitForURL(`${e2e.server.url}/en/docs`);
+    // The sidebar opens a section on the way to a page: guides first, then its install page.
+    await page.click('.docs-sidebar a[href="/en/docs/guides"]');
+    await page.waitForURL(`${e2e.server.url}/en/docs/guides`);
     await page.click('.docs-sidebar a[href="/en/docs/guides/install"]');
     await page.waitForURL(`${e2e.server.url}/en/docs/guides/install`);
     await page.evaluate(() => scrollTo(0, 600));
     await settle();
     await page.goBack();
-    await page.waitForURL(`${e2e.server.url}/en/docs`);
+    await page.waitForURL(`${e2e.server.url}/en/docs/guides`);
     await page.goForward();
     await page.waitForURL(`${e2e.server.url}/en/docs/guides/install`);
     await page.waitForFunction(() => Math.abs(scrollY - 600) < 2, null, { timeout: 5000 });

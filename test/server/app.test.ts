@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/server/config.ts';
 import { createApp } from '../../src/server/app.ts';
 import { createLogger } from '../../src/server/log.ts';
 import { Lifecycle } from '../../src/server/lifecycle.ts';
-import { prepareSite } from '../../src/server/site-runtime.ts';
+import { prepareSite } from '../../src/server/prepare-site.ts';
 import type { PageData } from '../../src/routes/types.ts';
 import { get } from '../helpers/http.ts';
 import { makeLocales, makePage } from '../helpers/content.ts';

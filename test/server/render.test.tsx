@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Suspense, use } from 'react';
-import { isBot, renderStream } from '../../src/server/render.ts';
+import { isBot } from '../../src/server/bots.ts';
+import { renderStream } from '../../src/server/render.ts';
 import type { Readable } from 'node:stream';
 
 async function text(stream: Readable): Promise<string> {

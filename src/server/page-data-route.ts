@@ -2,9 +2,11 @@ import type { Middleware } from 'koa';
 import { escapeJsonForHtml, parseDataUrl } from '../routes/page-data.ts';
 import type { Decider } from './decide.ts';
 import { HttpError } from './errors.ts';
+import type { CachePolicy } from './cache-policy.ts';
+import { StoredBody } from './compression.ts';
 import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './render-cache.ts';
-import { negotiateEncoding, representationTag, sendStored, StoredBody, type CachePolicy } from './respond.ts';
+import { answeredNotModified, negotiateEncoding, sendStored } from './send.ts';
 
 type Deps = { decide: Decider; store: PageStore; build: string; cache: RenderCache | null; policy: CachePolicy };
 
@@ -13,7 +15,7 @@ type Deps = { decide: Decider; store: PageStore; build: string; cache: RenderCac
  * The same parse -> decide as a document request, answered as JSON.
  * `?messages=1` adds the locale's messages (the client asks when the locale changes).
  */
-export function dataMiddleware({ decide, store, build, cache, policy }: Deps): Middleware {
+export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps): Middleware {
   return async (ctx) => {
     const target = parseDataUrl(ctx.path);
     if (!target) throw new HttpError(404, 'Not found');
@@ -40,14 +42,9 @@ export function dataMiddleware({ decide, store, build, cache, policy }: Deps): M
         ctx.status = page.status;
         ctx.set('Cache-Control', page.status === 200 ? policy.page : policy.notFound);
         const encoding = negotiateEncoding(ctx);
-        const etag = store.etag(page);
-        if (etag) {
-          ctx.etag = representationTag(etag.slice(0, -1) + (withMessages ? '-dm"' : '-d"'), encoding);
-          if (ctx.fresh) {
-            ctx.status = 304;
-            return;
-          }
-        }
+        // The page's own validator, told apart from its document's and from the variant with messages.
+        const etag = store.etag(page)?.replace(/"$/, withMessages ? '-dm"' : '-d"');
+        if (answeredNotModified(ctx, etag, encoding)) return;
         const key = `${withMessages ? 'data+messages' : 'data'}:${page.path}`;
         let body = page.status === 200 ? cache?.get(key) : undefined;
         if (!body) {

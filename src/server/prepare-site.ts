@@ -9,7 +9,7 @@ import { buildRobots, buildSitemap } from './sitemap.ts';
 import { StoredBody } from './compression.ts';
 
 /** Everything start-up prepares so that requests only look things up. */
-export type SiteRuntime = {
+export type PreparedSite = {
   manifest: Manifest;
   store: PageStore;
   decide: Decider;
@@ -17,7 +17,7 @@ export type SiteRuntime = {
   robots: StoredBody;
 };
 
-export async function prepareSite(config: Config): Promise<SiteRuntime> {
+export async function prepareSite(config: Config): Promise<PreparedSite> {
   const manifest = readManifest(config.distDir);
   const { site, messages } = await loadContent(config);
   const store = buildPageStore({ site, messages, publicUrl: config.publicUrl, build: manifest.build });

@@ -1,22 +1,8 @@
+// How a body leaves the server: the client's encoding, the representation's
+// validator and 304, a stored body or a compressed stream.
 import type { Context } from 'koa';
 import type { Readable } from 'node:stream';
-import { chooseEncoding, compressStream, type Encoding, StoredBody } from './compression.ts';
-
-/** Cache-Control values, decided once from the configuration. */
-export type CachePolicy = { page: string; notFound: string; permanentRedirect: string; negotiated: string; never: string };
-
-export function cachePolicy(pageMaxAge: number): CachePolicy {
-  // Browsers revalidate every time (a 304 with the ETag is cheap); CDNs keep pages for
-  // PAGE_MAX_AGE and may serve a stale copy while they refetch in the background.
-  const shared = pageMaxAge > 0 ? `, s-maxage=${pageMaxAge}, stale-while-revalidate=${pageMaxAge}` : '';
-  return {
-    page: `public, max-age=0${shared}`,
-    notFound: `public, max-age=0${pageMaxAge > 0 ? `, s-maxage=${Math.min(60, pageMaxAge)}` : ''}`,
-    permanentRedirect: 'public, max-age=3600',
-    negotiated: 'private, no-cache',
-    never: 'no-store',
-  };
-}
+import { chooseEncoding, compressStream, type Encoding, type StoredBody } from './compression.ts';
 
 /**
  * The encoding this response will use. `Vary` is set first, so that a 304 carries
@@ -34,6 +20,18 @@ export function negotiateEncoding(ctx: Context): Encoding {
  */
 export function representationTag(etag: string, encoding: Encoding): string {
   return encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`;
+}
+
+/**
+ * Sets this representation's ETag (when the body has one) and answers 304 when the
+ * client's copy is still fresh: true means the response is complete.
+ */
+export function answeredNotModified(ctx: Context, etag: string | undefined, encoding: Encoding): boolean {
+  if (!etag) return false;
+  ctx.etag = representationTag(etag, encoding);
+  if (!ctx.fresh) return false;
+  ctx.status = 304;
+  return true;
 }
 
 /** A body held in memory: the client's encoding, made once per body. HEAD gets its headers and length. */
@@ -62,5 +60,3 @@ export function collect(stream: Readable, done: (body: Buffer) => void): void {
     if (!failed) done(Buffer.concat(chunks));
   });
 }
-
-export { StoredBody };
