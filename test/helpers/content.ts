@@ -35,3 +35,12 @@ export function makeLocales(tree: Record<string, Record<string, string | object>
   }
   return root;
 }
+
+/** A compiled site and its messages from a locales tree (see makeLocales); the first locale is the default. */
+export async function makeSite(tree: Record<string, Record<string, string | object>>) {
+  const { loadSite } = await import('../../src/server/content/site.ts');
+  const { loadMessages } = await import('../../src/server/messages.ts');
+  const dir = makeLocales(tree);
+  const locales = Object.keys(tree);
+  return { site: loadSite(dir, locales, locales[0]!), messages: loadMessages(dir, locales, locales[0]!) };
+}
