@@ -3,11 +3,11 @@ import { hydrateRoot } from 'react-dom/client';
 import { App } from '../routes/app.tsx';
 import { readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
 import { RootErrorBoundary } from './error-screen.tsx';
-import { createNavigator, type Navigator } from './navigator.ts';
+import { type ClientNavigator, createNavigator } from './navigator.ts';
 import { reportError, startReporting } from './reporting.ts';
 
 /** Renders whatever page the navigator holds; after a navigation, finishes the arrival. */
-function ClientApp({ navigator }: { navigator: Navigator }) {
+function ClientApp({ navigator }: { navigator: ClientNavigator }) {
   const state = useSyncExternalStore(navigator.subscribe, navigator.getSnapshot, navigator.getSnapshot);
   useEffect(() => {
     if (state.arrival) navigator.arrived(state.arrival);

@@ -1,15 +1,23 @@
+// Client-side navigation, as a lifecycle: a click (or back/forward) asks for a
+// path, its page data is loaded, history is written, the new state is rendered,
+// and `arrived` finishes the visit (head, scroll, focus, announcement). Each
+// step's details live in their own file: links.ts (which clicks), page-loader.ts
+// (fetching), scroll-memory.ts, progress.ts, prefetch.ts, reload-guard.ts,
+// locale-cookie.ts.
 import type { CompiledMessages, Translator } from '../i18n/intl.ts';
-import { makeClientIntl } from './intl.ts';
-import { ANNOUNCER_ELEMENT_ID, PROGRESS_ELEMENT_ID } from '../routes/page-data.ts';
+import { ANNOUNCER_ELEMENT_ID } from '../routes/page-data.ts';
 import type { PageData, Payload } from '../routes/types.ts';
 import { updateHead } from './head.ts';
+import { makeClientIntl } from './intl.ts';
+import { anchorOf, isPlainClick, pagePathOf } from './links.ts';
+import { rememberLocale } from './locale-cookie.ts';
 import { createPageLoader, type LoadResult } from './page-loader.ts';
+import { createPrefetcher } from './prefetch.ts';
+import { showProgressSoon } from './progress.ts';
+import { reloadGuard } from './reload-guard.ts';
+import { createScrollMemory } from './scroll-memory.ts';
 
-/**
- * Client-side navigation: which clicks to take over, fetching page data,
- * history and scroll, and the state React renders (read through
- * useSyncExternalStore). It handles only what the browser would not do better.
- */
+/** What React renders, read through useSyncExternalStore. */
 export type NavState = {
   page: PageData;
   intl: Translator;
@@ -17,14 +25,16 @@ export type NavState = {
   arrival: { scroll: [number, number] | null; hash: string } | null;
 };
 
-/** Progress shows only for navigations slower than this. */
-const PROGRESS_DELAY_MS = 150;
-/** Hover intent before a prefetch. */
-const PREFETCH_DELAY_MS = 65;
-const RELOADED_KEY = 'polysite:reloaded';
+/**
+ * `push`: a new entry; `replace`: a link to the page already shown (the browser
+ * would not add an entry either); `pop`: back/forward to an entry that exists.
+ */
+type Mode = 'push' | 'replace' | 'pop';
+
+/** Redirects followed by client navigation before it lets the browser load the page itself. */
+const MAX_REDIRECTS = 2;
 
 export function createNavigator(initial: Payload) {
-  const build = initial.page.build;
   const messages = new Map<string, CompiledMessages>([[initial.page.locale, initial.messages ?? {}]]);
   const intls = new Map<string, Translator>();
   const intlFor = (locale: string) => {
@@ -35,56 +45,43 @@ export function createNavigator(initial: Payload) {
     }
     return intl;
   };
-  const loader = createPageLoader(build, (locale) => messages.has(locale));
+  const loader = createPageLoader(initial.page.build, (locale) => messages.has(locale));
+  const scroll = createScrollMemory();
+
   const listeners = new Set<() => void>();
   let state: NavState = { page: initial.page, intl: intlFor(initial.page.locale), arrival: null };
+  function setState(next: NavState) {
+    state = next;
+    for (const listener of listeners) listener();
+  }
+  const locales = () => new Set(state.page.locales.map((entry) => entry.locale));
+  const prefetcher = createPrefetcher(loader.prefetch, locales);
+
   let controller: AbortController | null = null;
   let sequence = 0;
   let navigatedOnce = false;
   /** The path of the latest navigation asked for, committed or still loading. */
   let currentPath = initial.page.path;
 
-  const localeSet = () => new Set(state.page.locales.map((entry) => entry.locale));
-
-  function setState(next: NavState) {
-    state = next;
-    for (const listener of listeners) listener();
-  }
-
-  /** A link we take over: same origin, same tab, no download, a page under a locale, not a same-page #hash. */
-  function pagePathOf(anchor: HTMLAnchorElement): string | null {
-    if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return null;
-    const url = new URL(anchor.href, location.href);
-    if (url.origin !== location.origin) return null;
-    if (url.hash && url.pathname === location.pathname && url.search === location.search) return null;
-    const first = url.pathname.split('/')[1] ?? '';
-    return localeSet().has(first) ? url.pathname : null;
-  }
-
-  /**
-   * `push`: a new entry; `replace`: a link to the page already shown (the browser
-   * would not add an entry either); `pop`: back/forward to an entry that exists.
-   */
-  async function navigate(url: URL, mode: 'push' | 'replace' | 'pop', redirects = 0): Promise<void> {
+  async function navigate(url: URL, mode: Mode, redirects = 0): Promise<void> {
     const seq = ++sequence;
     currentPath = url.pathname;
     // Racing clicks: the last one wins, earlier fetches are aborted.
     controller?.abort();
     const current = new AbortController();
     controller = current;
-    const progress = setTimeout(() => toggleProgress(true), PROGRESS_DELAY_MS);
+    const settleProgress = showProgressSoon();
     let result: LoadResult;
     try {
       result = await loader.load(url.pathname, current.signal);
     } catch {
       return; // aborted by a newer navigation
     } finally {
-      clearTimeout(progress);
-      if (seq === sequence) toggleProgress(false);
+      settleProgress(seq === sequence);
     }
     if (seq !== sequence) return;
 
-    if (result.kind === 'reload' || (result.kind === 'redirect' && redirects > 2)) return fullLoad(url, mode);
+    if (result.kind === 'reload' || (result.kind === 'redirect' && redirects >= MAX_REDIRECTS)) return fullLoad(url, mode);
     if (result.kind === 'redirect') {
       const target = new URL(result.to, location.href);
       target.hash = url.hash; // `/docs/#part` lands on `/docs#part`, as a full load would
@@ -93,53 +90,30 @@ export function createNavigator(initial: Payload) {
 
     const { page, messages: arrived } = result.payload;
     if (arrived) messages.set(page.locale, arrived);
-    let scroll: [number, number] | null = null;
+    let restore: [number, number] | null = null;
     if (mode === 'push') {
-      saveScroll();
+      scroll.save();
       history.pushState({ scroll: null }, '', url.pathname + url.search + url.hash);
     } else if (mode === 'replace') {
       history.replaceState({ scroll: null }, '', url.pathname + url.search + url.hash);
     } else {
-      scroll = (history.state as { scroll?: [number, number] } | null)?.scroll ?? null;
+      restore = scroll.saved();
     }
     navigatedOnce = true;
-    setState({ page, intl: intlFor(page.locale), arrival: { scroll, hash: url.hash } });
+    setState({ page, intl: intlFor(page.locale), arrival: { scroll: restore, hash: url.hash } });
   }
 
   /** The browser's own navigation: for stale builds, network errors and 5xx. */
-  function fullLoad(url: URL, mode: 'push' | 'replace' | 'pop') {
+  function fullLoad(url: URL, mode: Mode) {
     if (mode === 'pop') location.reload();
     else if (mode === 'replace') location.replace(url.href);
     else location.assign(url.href);
   }
 
-  /**
-   * With scroll restoration in our hands (`manual`), every entry keeps its own
-   * position in history.state: written as the visitor scrolls (debounced), when a
-   * page is left by a link, and when the document is hidden, so back, forward and
-   * reload all find it, across client navigations and full loads alike.
-   */
-  let scrollTimer: ReturnType<typeof setTimeout> | undefined;
-  function saveScroll() {
-    clearTimeout(scrollTimer);
-    history.replaceState({ ...history.state, scroll: [scrollX, scrollY] }, '');
-  }
-  function onScroll() {
-    clearTimeout(scrollTimer);
-    scrollTimer = setTimeout(saveScroll, 150);
-  }
-
-  function toggleProgress(on: boolean) {
-    const bar = document.getElementById(PROGRESS_ELEMENT_ID);
-    if (bar) bar.hidden = !on;
-  }
-
   function onClick(event: MouseEvent) {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const anchor = (event.target as Element | null)?.closest?.('a[href]');
-    if (!(anchor instanceof HTMLAnchorElement)) return;
-    const path = pagePathOf(anchor);
-    if (!path) return;
+    if (!isPlainClick(event)) return;
+    const anchor = anchorOf(event);
+    if (!anchor || !pagePathOf(anchor, locales())) return;
     const switchTo = anchor.dataset.localeSwitch;
     if (switchTo) rememberLocale(switchTo);
     event.preventDefault();
@@ -149,8 +123,7 @@ export function createNavigator(initial: Payload) {
   }
 
   function onPopState() {
-    // A position still waiting to be saved belongs to the entry just left, not this one.
-    clearTimeout(scrollTimer);
+    scroll.forgetPending();
     // Moving between #hash entries of the same page: the browser scrolls by itself.
     // Compared with the latest navigation, not the page on screen: back then forward
     // faster than the data arrives must end on the forward page.
@@ -158,15 +131,13 @@ export function createNavigator(initial: Payload) {
     void navigate(new URL(location.href), 'pop');
   }
 
-  let hoverTimer: ReturnType<typeof setTimeout> | undefined;
-  function onIntent(event: Event) {
-    const anchor = (event.target as Element | null)?.closest?.('a[href]');
-    if (!(anchor instanceof HTMLAnchorElement)) return;
-    const path = pagePathOf(anchor);
-    if (!path || path === location.pathname) return;
-    clearTimeout(hoverTimer);
-    if (event.type === 'touchstart') return loader.prefetch(path);
-    hoverTimer = setTimeout(() => loader.prefetch(path), PREFETCH_DELAY_MS);
+  /** Gives every listener back: the browser navigates by itself again. */
+  function stop() {
+    document.removeEventListener('click', onClick);
+    window.removeEventListener('popstate', onPopState);
+    scroll.stop();
+    prefetcher.stop();
+    controller?.abort();
   }
 
   return {
@@ -176,23 +147,16 @@ export function createNavigator(initial: Payload) {
     },
     getSnapshot: () => state,
 
+    /** Takes over clicks, back/forward, scroll and prefetch; once the document has hydrated. */
     start() {
-      history.scrollRestoration = 'manual';
       document.addEventListener('click', onClick);
       window.addEventListener('popstate', onPopState);
-      document.addEventListener('pointerover', onIntent);
-      document.addEventListener('focusin', onIntent);
-      document.addEventListener('touchstart', onIntent, { passive: true });
-      document.addEventListener('pointerout', () => clearTimeout(hoverTimer));
-      window.addEventListener('scroll', onScroll, { passive: true });
-      window.addEventListener('pagehide', saveScroll);
-      // A reload, or back/forward to a document that was loaded in full: where it was left.
-      const saved = (history.state as { scroll?: [number, number] | null } | null)?.scroll;
-      const arrivedBy = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
-      if (saved && (arrivedBy === 'reload' || arrivedBy === 'back_forward')) scrollTo(saved[0], saved[1]);
-      // Reaching here means the document loaded fine: a later error may reload once again.
-      session.remove(RELOADED_KEY);
+      scroll.start();
+      prefetcher.start();
+      reloadGuard.loaded();
     },
+
+    stop,
 
     /** After React committed a navigated page: head, scroll, focus, announcement. */
     arrived(arrival: NonNullable<NavState['arrival']>) {
@@ -209,49 +173,19 @@ export function createNavigator(initial: Payload) {
 
     /**
      * A render error. After a client navigation, try one full page load of the
-     * URL first (a stale bundle is the usual cause); returns true when reloading.
+     * URL first (a stale bundle is the usual cause); returns true when reloading,
+     * false when the error screen is to be shown.
      * (Logging and reporting happen in hydrateRoot's onCaughtError.)
      */
     onRenderError(): boolean {
-      if (!navigatedOnce || session.get(RELOADED_KEY) === location.pathname) return false;
-      // Without storage (blocked by the browser) a second failure looks like a first: no reload.
-      if (!session.set(RELOADED_KEY, location.pathname)) return false;
-      location.reload();
-      return true;
+      if (navigatedOnce && reloadGuard.reloadOnce()) return true;
+      // The error screen replaces the app for good: the browser navigates by itself
+      // again, and back/forward to an entry we made loads that document in full.
+      stop();
+      window.addEventListener('popstate', () => location.reload(), { once: true });
+      return false;
     },
   };
 }
 
-export type Navigator = ReturnType<typeof createNavigator>;
-
-/** sessionStorage, which a browser may refuse (storage blocked for the site): never throws. */
-const session = {
-  get(key: string): string | null {
-    try {
-      return sessionStorage.getItem(key);
-    } catch {
-      return null;
-    }
-  },
-  /** False when the browser refuses to store. */
-  set(key: string, value: string): boolean {
-    try {
-      sessionStorage.setItem(key, value);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  remove(key: string): void {
-    try {
-      sessionStorage.removeItem(key);
-    } catch {}
-  },
-};
-
-/** The switcher's choice, remembered for `/` (read by the server's negotiation). */
-function rememberLocale(locale: string) {
-  const secure = location.protocol === 'https:' ? '; Secure' : '';
-  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser we support (Safari, Firefox).
-  document.cookie = `locale=${encodeURIComponent(locale)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
-}
+export type ClientNavigator = ReturnType<typeof createNavigator>;

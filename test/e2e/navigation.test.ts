@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Route } from 'playwright-core';
 import { withServerAndBrowser } from '../helpers/e2e.ts';
 import { appendLink, hasMarker, markWindow, visit } from '../helpers/visit.ts';
 
@@ -330,6 +331,25 @@ describe('the client-side error screen', () => {
     await page.waitForURL(`${e2e.server.url}/en/docs`);
     await page.waitForFunction(() => !(window as unknown as { polysiteMarker?: number }).polysiteMarker);
     await page.waitForSelector('.docs-sidebar');
+    assert.equal(await page.locator('.app-error').count(), 0);
+    await context.close();
+  });
+
+  test('once the error screen shows, back is a full load of the previous page', async () => {
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
+    // Both the page data and the document of /en/docs are broken, so the one reload fails too.
+    const corrupt = async (route: Route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/"sidebar":\[.*?\],"previous"/s, '"sidebar":null,"previous"');
+      await route.fulfill({ response, body });
+    };
+    await page.route('**/_data/**/en/docs.json*', corrupt);
+    await page.route('**/en/docs', corrupt);
+    await page.click('.site-nav a[href="/en/docs"]');
+    await page.waitForSelector('.app-error');
+    await page.goBack();
+    await page.waitForURL(`${e2e.server.url}/en`);
+    await page.waitForSelector('html[data-hydrated] .home');
     assert.equal(await page.locator('.app-error').count(), 0);
     await context.close();
   });
