@@ -6,7 +6,7 @@
  * `npm test`: a benchmark, not a timed test.
  *
  * The server is pinned to CPU 0 and this process (the load generator) to CPU 1
- * when `taskset` exists, as ../shared/bench does, so the two do not compete.
+ * when `taskset` exists, so the two do not compete.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

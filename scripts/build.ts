@@ -1,10 +1,8 @@
-/**
- * `npm run build`: the client bundle (browser, minified, content-hashed), the
- * server bundle (node), the asset manifest, and a content check that fails the
- * build on a broken link, bad front matter or a message that does not parse; the
- * compiled content goes to dist/content.json for a fast start.
- * Prints the gzip size of every client file.
- */
+// `npm run build`: the client bundle (browser, minified, content-hashed), the
+// server bundle (node), the asset manifest, and a content check that fails the
+// build on a broken link, bad front matter or a message that does not parse; the
+// compiled content goes to dist/content.json for a fast start.
+// Prints the gzip size of every client file.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -16,7 +14,7 @@ import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
 import { MANIFEST_FILE } from '../src/server/manifest.ts';
 import { contentFingerprint, SNAPSHOT_FILE, writeSnapshot } from '../src/server/content/snapshot.ts';
 
-/** The browser issue's budget for what a page needs before it is interactive. */
+/** Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a slow network loads it in about a second. */
 const FIRST_LOAD_BUDGET = 80 * 1024;
 
 /**

@@ -1,6 +1,9 @@
 import { Component, type ReactNode } from 'react';
 
-/** The exact heading from the spec; it stays English in every locale's document. */
+/**
+ * The failure screen's heading, the same words Next.js shows, so people (and
+ * monitors that look for it) recognise it; it stays English in every locale's document.
+ */
 export const APP_ERROR_HEADING = 'Application error: a client-side exception has occurred';
 
 /**

@@ -1,12 +1,12 @@
 import type { LocaleIndex } from '../i18n/locales.ts';
 
-/**
- * Turns a raw request path into a decision. Pure: no ctx, no I/O.
- *
- * The path is the raw, still percent-encoded pathname (Koa's `ctx.path`). We
- * decode a segment only when it holds a `%` (the common case has none), and a
- * malformed escape is a 400, never an exception that escapes as a 500.
- */
+// Turns a raw request path into a decision. Pure: no ctx, no I/O.
+//
+// The path is the raw, still percent-encoded pathname (Koa's `ctx.path`). We
+// decode a segment only when it holds a `%` (the common case has none), and a
+// malformed escape is a 400, never an exception that escapes as a 500.
+
+/** What to do with a request path: serve a page, redirect to its canonical form, negotiate a locale, or refuse. */
 export type LocationDecision =
   | { kind: 'page'; locale: string; slug: string }
   | { kind: 'redirect'; status: 308; location: string }

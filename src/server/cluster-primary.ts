@@ -2,16 +2,18 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
 import type { Logger } from './log.ts';
 
-/**
- * The cluster primary: keeps WEB_CONCURRENCY workers running. A worker that
- * dies is replaced after a back-off that doubles while workers keep dying soon
- * after start (a crash loop must not spin), and resets once one stays up.
- * SIGTERM/SIGINT are passed on; the primary exits when every worker has.
- */
+// The cluster primary (WEB_CONCURRENCY > 1): forks the workers and keeps them running.
+
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 30_000;
 const STABLE_AFTER_MS = 30_000;
 
+/**
+ * Keeps WEB_CONCURRENCY workers running. A worker that dies is replaced after a
+ * back-off that doubles while workers keep dying soon after start (a crash loop
+ * must not spin), and resets once one stays up. SIGTERM/SIGINT are passed on;
+ * the primary exits when every worker has.
+ */
 export function runPrimary(config: Config, log: Logger): void {
   let stopping = false;
   let backoff = MIN_BACKOFF_MS;

@@ -7,11 +7,11 @@ import { serve, type Serving } from './serve.ts';
 import { flushServerMonitoring, startServerMonitoring } from './server-monitoring.ts';
 import { prepareSite, type PreparedSite } from './prepare-site.ts';
 
-/**
- * Start-up: read the configuration, then either run the server here
- * (WEB_CONCURRENCY=1) or become the primary of that many workers.
- * Every mistake a user can make stops here with one line, not a stack.
- */
+// Start-up: read the configuration, then either run the server here
+// (WEB_CONCURRENCY=1) or become the primary of that many workers.
+// Every mistake a user can make stops here with one line, not a stack.
+
+/** Ends start-up with one line on stderr (no stack) and the given exit code. */
 function fail(message: string, code = 1): never {
   process.stderr.write(`polysite: ${message}\n`);
   process.exit(code);

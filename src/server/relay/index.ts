@@ -13,7 +13,7 @@ import { reject, respond, shed } from './respond.ts';
  * envelopes here and we pass them, byte for byte, to the one configured project.
  * A trust boundary, so the handler is a ladder of guard clauses, cheapest first,
  * each with its own status; nothing reaches upstream unless every rung passes.
- * Protocol facts and the design: /work/shared/relay-design.md (A.5 numbers below).
+ * Protocol facts and the design, with their sources: docs/relay.md.
  */
 export type RelayOptions = {
   dsn: Dsn;
