@@ -1,11 +1,11 @@
 import type { MonitoringInit } from '../routes/types.ts';
 
-/**
- * Error reporting that costs nothing on the critical path: errors are queued
- * from the first moment (hydration included), and the Sentry SDK, a separate
- * chunk, is loaded once the page is idle; it then sends the queue. Without
- * SENTRY_DSN the chunk is never requested.
- */
+// Error reporting that costs nothing on the critical path: errors are queued
+// from the first moment (hydration included), and the Sentry SDK, a separate
+// chunk, is loaded once the page is idle; it then sends the queue. Without
+// SENTRY_DSN the chunk is never requested.
+
+/** The SDK's capture, once it has loaded; until then errors wait in `queue`. */
 let send: ((error: unknown) => void) | null = null;
 const queue: unknown[] = [];
 

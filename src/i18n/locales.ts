@@ -1,8 +1,6 @@
-/**
- * Locale vocabulary shared by server and client. The set of supported locales is
- * discovered on the server (the folders under `locales/`) and travels to the
- * browser inside the page data, so nothing here hard-codes the list.
- */
+// Locale vocabulary shared by server and client. The set of supported locales is
+// discovered on the server (the folders under `locales/`) and travels to the
+// browser inside the page data, so nothing here hard-codes the list.
 
 /** Scripts written right to left. Checked by language subtag, so `ar-EG` is RTL too. */
 const RTL_LANGUAGES = new Set(['ar', 'fa', 'he', 'ur', 'ps', 'yi', 'dv', 'ckb']);

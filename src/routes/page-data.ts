@@ -1,10 +1,8 @@
 import type { Payload, ScreenData } from './types.ts';
 
-/**
- * The server <-> browser wire contract, both directions side by side:
- * where page data lives (its URL), how it is embedded in a document, and how
- * the browser reads it back.
- */
+// The server <-> browser wire contract, both directions side by side:
+// where page data lives (its URL), how it is embedded in a document, and how
+// the browser reads it back.
 
 /** Element id of the embedded `<script type="application/json">`. */
 export const PAYLOAD_ELEMENT_ID = 'polysite-data';

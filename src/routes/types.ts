@@ -1,12 +1,10 @@
 import type { Direction } from '../i18n/locales.ts';
 import type { CompiledMessages } from '../i18n/intl.ts';
 
-/**
- * The vocabulary of the wire: what a loader on the server produces and a screen
- * in the browser consumes. Everything is display-ready (dates already formatted,
- * language names already resolved) so server and browser render the same text
- * whatever their ICU versions and time zones: no hydration mismatch.
- */
+// The vocabulary of the wire: what a loader on the server produces and a screen
+// in the browser consumes. Everything is display-ready (dates already formatted,
+// language names already resolved) so server and browser render the same text
+// whatever their ICU versions and time zones: no hydration mismatch.
 
 /** `lang` is set when the title is in another language than the page (a fallback). */
 export type Link = { title: string; path: string; lang?: string | undefined };
