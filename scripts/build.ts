@@ -12,7 +12,7 @@ import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import { loadSite } from '../src/server/content/site.ts';
 import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
 import { MANIFEST_FILE } from '../src/server/manifest.ts';
-import { contentFingerprint, SNAPSHOT_FILE, writeSnapshot } from '../src/server/content/snapshot.ts';
+import { contentFingerprint, writeSnapshot } from '../src/server/content/snapshot.ts';
 
 /** Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a slow network loads it in about a second. */
 const FIRST_LOAD_BUDGET = 80 * 1024;
@@ -28,7 +28,7 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   const content = dev ? null : checkContent();
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(assetsDir, { recursive: true });
-  if (content) writeSnapshot(join(dist, SNAPSHOT_FILE), content.fingerprint, content.site, content.messages);
+  if (content) writeSnapshot(dist, content.fingerprint, content.site, content.messages);
 
   const client = await esbuild.build({
     entryPoints: { main: 'src/client/main.tsx', styles: 'src/client/styles.css' },

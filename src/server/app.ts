@@ -11,7 +11,7 @@ import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
 import { pageDataMiddleware } from './page-data-route.ts';
 import { pagesMiddleware } from './pages.ts';
-import { RenderCache } from './render-cache.ts';
+import { RenderCache } from './bounded-cache.ts';
 import { sendStored } from './send.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { PreparedSite } from './prepare-site.ts';

@@ -5,7 +5,7 @@ import { HttpError } from './errors.ts';
 import type { CachePolicy } from './cache-policy.ts';
 import { StoredBody } from './compression.ts';
 import type { PageStore } from './page-store.ts';
-import type { RenderCache } from './render-cache.ts';
+import type { RenderCache } from './bounded-cache.ts';
 import { answeredNotModified, negotiateEncoding, sendStored } from './send.ts';
 
 type Deps = { decide: Decider; store: PageStore; build: string; cache: RenderCache | null; policy: CachePolicy };

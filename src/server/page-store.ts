@@ -4,13 +4,17 @@ import { makeIntl, type CompiledMessages, type Translator } from '../i18n/intl.t
 import { pagePath } from '../routes/location.ts';
 import type { Head, LocaleLink, PageData } from '../routes/types.ts';
 import type { Site, SourcePage } from './content/site.ts';
+import { BoundedCache } from './bounded-cache.ts';
 import type { MessageCatalog } from './messages.ts';
 import { screenMaker } from './screens.ts';
 
 /**
- * Every page of every locale as ready-to-render PageData, built once at start-up.
- * Pages are immutable between deploys, so a request is a Map lookup; only the
- * not-found page (which names the requested path) is made per request.
+ * Every page of every locale as ready-to-render PageData. Start-up indexes the
+ * pages and builds what they share (each locale's Intl objects, post list and
+ * docs tree); a page's PageData is made the first time it is asked for and kept
+ * in a cache bounded by its HTML, so a request is a Map lookup while a site of
+ * thousands of pages does not hold them all. Only the not-found page (which
+ * names the requested path) is made per request.
  */
 export type PageStore = {
   find(locale: string, slug: string): PageData | undefined;
@@ -23,58 +27,80 @@ export type PageStore = {
   entries(): Iterable<{ locale: string; slug: string; translated: readonly string[] }>;
 };
 
-type Options = { site: Site; messages: MessageCatalog; publicUrl: string; build: string };
+type Options = {
+  site: Site;
+  messages: MessageCatalog;
+  publicUrl: string;
+  build: string;
+  /** HTML characters of the PageData kept at most (the default site needs about 1 MB: all of it). */
+  maxCachedChars?: number;
+};
 
-export function buildPageStore({ site, messages, publicUrl, build }: Options): PageStore {
+const DEFAULT_MAX_CACHED_CHARS = 16 * 1024 * 1024;
+
+export function buildPageStore({ site, messages, publicUrl, build, maxCachedChars = DEFAULT_MAX_CACHED_CHARS }: Options): PageStore {
   const intls = new Map(site.locales.map((locale) => [locale, makeIntl(locale, messages.get(locale)!)]));
   const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(locale, locale), locale)]));
-  const store = new Map<string, Map<string, PageData>>();
+  const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(messages.get(locale)))]));
+  const switchers = new Map<string, LocaleLink[]>();
 
-  for (const locale of site.locales) {
-    const intl = intls.get(locale)!;
-    const pages = site.pages.get(locale)!;
-    const screenFor = screenMaker(locale, pages);
-    const names = new Intl.DisplayNames([locale], { type: 'language' });
-    const byslug = new Map<string, PageData>();
-    for (const page of pages.values()) {
-      const path = pagePath(locale, page.slug);
-      const screen = screenFor(page);
-      if (!screen) continue;
-      byslug.set(page.slug, {
-        build,
-        status: 200,
-        locale,
-        dir: directionOf(locale),
-        path,
-        head: makeHead(page, intl, site, publicUrl),
-        locales: localeLinks(site.locales, page.slug, autonyms),
-        fallback:
-          page.contentLocale === locale
-            ? null
-            : {
-                contentLocale: page.contentLocale,
-                language: names.of(locale) ?? locale,
-                original: names.of(page.contentLocale) ?? page.contentLocale,
-              },
-        screen,
-      });
+  /** What one locale's pages share, made once. */
+  const makers = new Map(
+    site.locales.map((locale) => {
+      const screenFor = screenMaker(locale, site.pages.get(locale)!);
+      const names = new Intl.DisplayNames([locale], { type: 'language' });
+      const intl = intls.get(locale)!;
+      const make = (page: SourcePage): PageData | null => {
+        const screen = screenFor(page);
+        if (!screen) return null;
+        return {
+          build,
+          status: 200,
+          locale,
+          dir: directionOf(locale),
+          path: pagePath(locale, page.slug),
+          head: makeHead(page, intl, site, publicUrl),
+          locales: switcherFor(page.slug),
+          fallback:
+            page.contentLocale === locale
+              ? null
+              : {
+                  contentLocale: page.contentLocale,
+                  language: names.of(locale) ?? locale,
+                  original: names.of(page.contentLocale) ?? page.contentLocale,
+                },
+          screen,
+        };
+      };
+      return [locale, make];
+    }),
+  );
+
+  /** The switcher is the same for a slug in every locale: one array, shared. */
+  function switcherFor(slug: string): LocaleLink[] {
+    let links = switchers.get(slug);
+    if (!links) {
+      links = localeLinks(site.locales, slug, autonyms);
+      switchers.set(slug, links);
     }
-    store.set(locale, byslug);
+    return links;
   }
 
+  const made = new BoundedCache<PageData>(maxCachedChars, (page) => ('html' in page.screen ? page.screen.html.length : 0));
   const etags = new WeakMap<PageData, string>();
-  for (const [locale, pages] of store) {
-    const messagesJson = JSON.stringify(messages.get(locale));
-    for (const page of pages.values()) {
-      etags.set(
-        page,
-        `"${createHash('sha256').update(build).update(messagesJson).update(JSON.stringify(page)).digest('base64url').slice(0, 27)}"`,
-      );
-    }
-  }
 
   return {
-    find: (locale, slug) => store.get(locale)?.get(slug),
+    find(locale, slug) {
+      const key = `${locale}/${slug}`;
+      const cached = made.get(key);
+      if (cached) return cached;
+      const source = site.pages.get(locale)?.get(slug);
+      const page = source && makers.get(locale)!(source);
+      if (!page) return undefined;
+      etags.set(page, `"${sha256(`${build}\0${messageHashes.get(locale)}\0${JSON.stringify(page)}`).slice(0, 27)}"`);
+      made.set(key, page);
+      return page;
+    },
     etag: (page) => etags.get(page),
     notFound(locale, path) {
       const intl = intls.get(locale)!;
@@ -91,7 +117,7 @@ export function buildPageStore({ site, messages, publicUrl, build }: Options): P
           alternates: [],
         },
         // The switcher on a 404 offers each locale's home: the same slug would be a 404 too.
-        locales: localeLinks(site.locales, '', autonyms),
+        locales: switcherFor(''),
         fallback: null,
         screen: { screen: 'not-found', path },
       };
@@ -99,11 +125,15 @@ export function buildPageStore({ site, messages, publicUrl, build }: Options): P
     intl: (locale) => intls.get(locale)!,
     messages: (locale) => messages.get(locale)!,
     *entries() {
-      for (const [locale, pages] of store) {
+      for (const [locale, pages] of site.pages) {
         for (const slug of pages.keys()) yield { locale, slug, translated: site.translations.get(slug) ?? [] };
       }
     },
   };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
 }
 
 function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string): Head {

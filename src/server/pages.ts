@@ -10,7 +10,7 @@ import type { Logger } from './log.ts';
 import { reportServerError } from './server-monitoring.ts';
 import type { Manifest } from './manifest.ts';
 import type { PageStore } from './page-store.ts';
-import type { RenderCache } from './render-cache.ts';
+import type { RenderCache } from './bounded-cache.ts';
 import { renderStream } from './render.ts';
 import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream } from './send.ts';
 import type { MonitoringInit, PageData } from '../routes/types.ts';

@@ -1,7 +1,6 @@
 import { indexLocales } from '../i18n/locales.ts';
 import type { Config } from './config.ts';
-import { join } from 'node:path';
-import { contentFingerprint, readSnapshot, SNAPSHOT_FILE } from './content/snapshot.ts';
+import { contentFingerprint, readSnapshot } from './content/snapshot.ts';
 import { createDecider, type Decider } from './decide.ts';
 import { readManifest, type Manifest } from './manifest.ts';
 import { buildPageStore, type PageStore } from './page-store.ts';
@@ -35,7 +34,7 @@ export async function prepareSite(config: Config): Promise<PreparedSite> {
  * compiled now (the Markdown and messages modules are loaded only then).
  */
 async function loadContent({ localesDir, locales, defaultLocale, distDir }: Config) {
-  const snapshot = readSnapshot(join(distDir, SNAPSHOT_FILE), contentFingerprint(localesDir, locales, defaultLocale));
+  const snapshot = readSnapshot(distDir, contentFingerprint(localesDir, locales, defaultLocale));
   if (snapshot) return snapshot;
   const [{ loadSite }, { loadMessages }] = await Promise.all([import('./content/site.ts'), import('./messages.ts')]);
   return { site: loadSite(localesDir, locales, defaultLocale), messages: loadMessages(localesDir, locales, defaultLocale) };

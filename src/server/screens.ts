@@ -32,7 +32,8 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
   const docs = docsNavigation(pages, linkTo);
 
   return (page) => {
-    const { title, html } = page;
+    const { title } = page;
+    const html = page.html();
     switch (matchRoute(page.slug)) {
       case 'home':
         return { screen: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };

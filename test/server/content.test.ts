@@ -12,14 +12,14 @@ test('nested folders are nested slugs and index.md is the folder page', () => {
 
 test('raw HTML in Markdown is escaped, not passed through', () => {
   const dir = makeLocales({ en: { 'pages/index.md': makePage({}, '<script>alert(1)</script>\n\nHi <b>there</b>\n') } });
-  const html = loadSite(dir, ['en'], 'en').pages.get('en')!.get('')!.html;
+  const html = loadSite(dir, ['en'], 'en').pages.get('en')!.get('')!.html();
   assert.doesNotMatch(html, /<script>|<b>/);
   assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
 });
 
 test('javascript: links are not rendered as links', () => {
   const dir = makeLocales({ en: { 'pages/index.md': makePage({}, '[x](javascript:alert(1))\n') } });
-  const html = loadSite(dir, ['en'], 'en').pages.get('en')!.get('')!.html;
+  const html = loadSite(dir, ['en'], 'en').pages.get('en')!.get('')!.html();
   assert.doesNotMatch(html, /href="javascript/);
 });
 
@@ -29,8 +29,8 @@ test('internal links get the page locale prefix', () => {
     de: { 'pages/index.md': makePage({}, '[Doku](/docs)\n') },
   });
   const site = loadSite(dir, ['en', 'de'], 'en');
-  assert.match(site.pages.get('en')!.get('')!.html, /href="\/en\/docs#intro".*href="\/en"/);
-  assert.match(site.pages.get('de')!.get('')!.html, /href="\/de\/docs"/);
+  assert.match(site.pages.get('en')!.get('')!.html(), /href="\/en\/docs#intro".*href="\/en"/);
+  assert.match(site.pages.get('de')!.get('')!.html(), /href="\/de\/docs"/);
 });
 
 test('a link to a page that exists in no locale fails with the file and line', () => {
@@ -74,6 +74,6 @@ test('a page missing in a locale is served from the default locale, with links k
   const page = site.pages.get('ja')!.get('docs')!;
   assert.equal(page.contentLocale, 'en');
   assert.equal(page.title, 'Docs');
-  assert.match(page.html, /href="\/ja"/);
+  assert.match(page.html(), /href="\/ja"/);
   assert.deepEqual(site.translations.get('docs'), ['en']);
 });

@@ -13,7 +13,11 @@ export type SourcePage = FrontMatter & {
   slug: string;
   /** The locale the text is written in (differs from the serving locale for a fallback). */
   contentLocale: string;
-  html: string;
+  /**
+   * The compiled HTML. A function, so that a large site's pages can stay on disk
+   * (in the built snapshot) until a request needs one; see snapshot.ts.
+   */
+  html: () => string;
   textLength: number;
   file: string;
 };
@@ -64,7 +68,7 @@ export function loadSite(localesDir: string, locales: readonly string[], default
       ...source.front,
       slug: source.slug,
       contentLocale: source.locale,
-      html,
+      html: () => html,
       textLength: textLength(source.body),
       file: source.file,
     });

@@ -1,0 +1,69 @@
+// A generated site of any size, for measuring polysite at scale (`npm run bench -- --pages N`):
+// the default site's locales, plus, per locale, a reference section of nested docs pages
+// (`docs/ref/<section>/<page>`) and blog posts, each a copy of a real page of that locale
+// with internal links to its neighbours.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Pages per docs section: about what large documentation sites put in one sidebar group. */
+const PAGES_PER_SECTION = 50;
+/** Share of the generated pages that are blog posts rather than docs. */
+const POST_SHARE = 0.05;
+
+/** Writes a locales folder with about `pagesPerLocale` pages in each locale; returns its path. */
+export function generateLargeSite(sourceLocalesDir: string, pagesPerLocale: number): string {
+  const root = mkdtempSync(join(tmpdir(), 'polysite-large-'));
+  cpSync(sourceLocalesDir, root, { recursive: true });
+  const locales = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  for (const locale of locales) {
+    const pagesDir = join(root, locale, 'pages');
+    const existing = readdirSync(pagesDir, { recursive: true }).filter((file) => String(file).endsWith('.md')).length;
+    const wanted = Math.max(0, pagesPerLocale - existing);
+    const posts = Math.round(wanted * POST_SHARE);
+    writeDocs(pagesDir, wanted - posts, readBody(join(pagesDir, 'docs/routing.md')));
+    writePosts(pagesDir, posts, readBody(join(pagesDir, 'blog/introducing-polysite.md')));
+  }
+  return root;
+}
+
+function writeDocs(pagesDir: string, count: number, body: string): void {
+  if (count <= 0) return;
+  const sections = Math.ceil(count / (PAGES_PER_SECTION + 1));
+  writePage(join(pagesDir, 'docs/ref/index.md'), { title: 'Reference', description: 'Every generated page.', order: 90 }, body);
+  let written = 1;
+  for (let s = 0; s < sections && written < count; s++) {
+    const section = `s${String(s).padStart(3, '0')}`;
+    writePage(join(pagesDir, `docs/ref/${section}/index.md`), { title: `Section ${s}`, description: `Section ${s}.`, order: s }, body);
+    written++;
+    const inSection = Math.min(PAGES_PER_SECTION, count - written);
+    for (let p = 0; p < inSection; p++, written++) {
+      const next = `/docs/ref/${section}/p${(p + 1) % inSection}`;
+      const links = `\nSee also [the next page](${next}) and [the section](/docs/ref/${section}).\n`;
+      writePage(join(pagesDir, `docs/ref/${section}/p${p}.md`), { title: `Page ${s}.${p}`, description: `Generated page ${p} of section ${s}.`, order: p }, body + links);
+    }
+  }
+}
+
+function writePosts(pagesDir: string, count: number, body: string): void {
+  for (let i = 0; i < count; i++) {
+    const date = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    writePage(join(pagesDir, `blog/generated-${i}.md`), { title: `Post ${i}`, description: `Generated post ${i}.`, date, author: 'polysite' }, `${body}\n[Reference](/docs/ref)\n`);
+  }
+}
+
+function writePage(file: string, front: Record<string, string | number>, body: string): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  const yaml = Object.entries(front)
+    .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+    .join('\n');
+  writeFileSync(file, `---\n${yaml}\n---\n${body}`);
+}
+
+/** A page's Markdown without its front matter. */
+function readBody(file: string): string {
+  const text = readFileSync(file, 'utf8');
+  return text.slice(text.indexOf('\n---', 3) + 4).trimStart();
+}

@@ -1,0 +1,56 @@
+import type { StoredBody } from './compression.ts';
+
+/**
+ * A map bounded by the bytes its values hold; when it is over, the oldest entry
+ * goes first (a Map keeps insertion order). Used for things made once and read
+ * many times: rendered pages, page data, not-found pages.
+ */
+export class BoundedCache<V> {
+  #entries = new Map<string, { value: V; bytes: number }>();
+  #bytes = 0;
+  constructor(
+    readonly maxBytes: number,
+    private readonly sizeOf: (value: V) => number,
+  ) {}
+
+  get(key: string): V | undefined {
+    return this.#entries.get(key)?.value;
+  }
+
+  set(key: string, value: V): void {
+    this.delete(key);
+    const bytes = this.sizeOf(value);
+    this.#entries.set(key, { value, bytes });
+    this.#bytes += bytes;
+    for (const [oldest] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  delete(key: string): void {
+    const old = this.#entries.get(key);
+    if (!old) return;
+    this.#bytes -= old.bytes;
+    this.#entries.delete(key);
+  }
+
+  /** Bytes held, as counted by `sizeOf`. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+}
+
+/**
+ * Rendered pages (and page data) by path. Pages are immutable between deploys,
+ * so each is rendered once and repeats cost a Map lookup and a write. The bound
+ * counts the uncompressed bytes; the br and gzip forms, made on first demand,
+ * add about a third again. Not-found pages, whose text names the requested path,
+ * go to a separate small one (app.ts), so requests for endless made-up paths
+ * cannot push real pages out.
+ */
+export class RenderCache extends BoundedCache<StoredBody> {
+  constructor(maxBytes: number) {
+    super(maxBytes, (body) => body.identity.length);
+  }
+}
