@@ -6,7 +6,7 @@ import { dsnToString, type Dsn } from './dsn.ts';
 import { readEnvelopeDsn } from './envelope.ts';
 import { createForwarder, type Outcome } from './forward.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import { reject, respond, shed } from './respond.ts';
+import { reject, relayOutcome, shed } from './answers.ts';
 
 /**
  * The same-origin Sentry tunnel (`POST <MONITORING_PATH>`): the browser SDK posts
@@ -122,7 +122,7 @@ export function createRelay(options: RelayOptions): Relay {
       } finally {
         inFlight -= 1;
       }
-      respond(ctx, outcome);
+      relayOutcome(ctx, outcome);
       // The access log already has a line per request; these add what only the relay knows.
       // Never the body, the DSN key or the client address (R-P4).
       const fields = { id: ctx.state.requestId, status: ctx.status, project, bytes: bytes.length };

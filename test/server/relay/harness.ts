@@ -1,11 +1,12 @@
 import { request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
 import Koa from 'koa';
 import { createEnvelope, serializeEnvelope, type Envelope } from '@sentry/core';
 import { createRelay, type Relay, type RelayOptions } from '../../../src/server/relay/index.ts';
 import { parseDsn } from '../../../src/server/relay/dsn.ts';
 import type { Logger } from '../../../src/server/log.ts';
-import type { Upstream } from '../../helpers/upstream.ts';
+import { startUpstream, type Reply, type Received, type Upstream } from '../../helpers/upstream.ts';
 
 export const PATH = '/monitoring';
 /** What the app resolved as the client's address (a documentation address: a string, never dialled). */
@@ -68,6 +69,23 @@ export async function startRelay(upstream: Pick<Upstream, 'port'>, options: Part
       await relay.close();
     },
   };
+}
+
+/**
+ * A loopback stand-in for Sentry answering with `reply`, the relay in front of it
+ * with `options`, and a valid envelope for that relay; both stop after the test.
+ */
+export async function setup(
+  t: TestContext,
+  { reply, options }: { reply?: (request: Received) => Reply | Promise<Reply>; options?: Partial<RelayOptions> } = {},
+) {
+  const upstream = await startUpstream(reply);
+  const relay = await startRelay(upstream, options);
+  t.after(async () => {
+    await relay.close();
+    await upstream.close();
+  });
+  return { upstream, relay, envelope: makeEnvelope({ dsn: dsnFor(upstream) }) };
 }
 
 export type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };

@@ -1,27 +1,14 @@
-import { describe, test, type TestContext } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEnvelope } from '@sentry/core';
-import { startUpstream, type Reply, type Upstream } from '../../helpers/upstream.ts';
-import { PATH, dsnFor, makeEnvelope, parseRaw, post, rawExchange, startRelay } from './harness.ts';
-import type { RelayOptions } from '../../../src/server/relay/index.ts';
+import type { Reply, Upstream } from '../../helpers/upstream.ts';
+import { waitFor } from '../../helpers/wait.ts';
+import { PATH, dsnFor, makeEnvelope, parseRaw, post, rawExchange, setup } from './harness.ts';
 
 /**
  * The relay's status table, one test per row, against a real loopback stand-in
  * for Sentry. Every refusal also proves that nothing reached the stand-in.
  */
-async function setup(
-  t: TestContext,
-  { reply, options }: { reply?: Parameters<typeof startUpstream>[0]; options?: Partial<RelayOptions> } = {},
-) {
-  const upstream = await startUpstream(reply);
-  const relay = await startRelay(upstream, options);
-  t.after(async () => {
-    await relay.close();
-    await upstream.close();
-  });
-  return { upstream, relay, envelope: makeEnvelope({ dsn: dsnFor(upstream) }) };
-}
-
 function assertNothingUpstream(upstream: Upstream) {
   assert.equal(upstream.received.length, 0, 'nothing reached the upstream');
 }
@@ -316,8 +303,3 @@ describe('429: load shedding', TIMEOUT, () => {
     assertNothingUpstream(upstream);
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.ok(condition(), 'condition met within 2 s');
-}

@@ -16,7 +16,7 @@ const SHED_SECONDS = 30;
  * on mirrored), and only the two headers it reads. Never Set-Cookie, HSTS, Alt-Svc or
  * Location: they would speak for our origin (SJS #8931).
  */
-export function respond(ctx: Koa.Context, outcome: Outcome): void {
+export function relayOutcome(ctx: Koa.Context, outcome: Outcome): void {
   if (outcome.kind !== 'response') {
     ctx.status = outcome.kind === 'timeout' ? 504 : 502;
     ctx.body = {};
