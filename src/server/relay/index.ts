@@ -1,12 +1,12 @@
 import type Koa from 'koa';
 import type { Logger } from '../log.ts';
 import { readBody } from './body.ts';
-import { createBudget } from './budget.ts';
+import { createBudget, type Refusal } from './budget.ts';
 import { dsnToString, type Dsn } from './dsn.ts';
 import { readEnvelopeDsn } from './envelope.ts';
 import { createForwarder, type Outcome } from './forward.ts';
-import { createRateLimiter } from './rate-limit.ts';
-import { reject, relayOutcome, shed } from './answers.ts';
+import { clientKey, createRateLimiter } from './rate-limit.ts';
+import { OVERLOAD_BACKOFF_SECONDS, OWN_RATE_BACKOFF_SECONDS, reject, relayOutcome, shed } from './answers.ts';
 
 /**
  * The same-origin Sentry tunnel (`POST <MONITORING_PATH>`): the browser SDK posts
@@ -21,6 +21,7 @@ export type RelayOptions = {
   clientIp: (ctx: Koa.Context) => string;
   log: Logger;
   readTimeoutMs?: number;
+  idleTimeoutMs?: number;
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
@@ -29,12 +30,22 @@ export type RelayOptions = {
   burst?: number;
   maxInFlight?: number;
   maxBufferedBytes?: number;
+  /** The share of maxBufferedBytes one client address may hold (never below maxBytes). */
+  perClientBufferedBytes?: number;
 };
 
-export type Relay = { middleware: Koa.Middleware; close(): Promise<void>; inFlight(): number };
+export type Relay = {
+  middleware: Koa.Middleware;
+  close(): Promise<void>;
+  /** Forwards waiting for Sentry's answer. */
+  inFlight(): number;
+  /** Request body bytes held in memory right now. */
+  bufferedBytes(): number;
+};
 
 export const RELAY_DEFAULTS = {
   readTimeoutMs: 10_000,
+  idleTimeoutMs: 1_500,
   // Relay's own upstream defaults are 3 s connect and 5 s for the answer (relay-design A.3).
   connectTimeoutMs: 3_000,
   headersTimeoutMs: 5_000,
@@ -45,7 +56,11 @@ export const RELAY_DEFAULTS = {
   burst: 100,
   maxInFlight: 64,
   maxBufferedBytes: 64 * 1024 * 1024,
+  perClientBufferedBytes: 8 * 1024 * 1024,
 } as const;
+
+/** At most one warning per this long while the budget stays spent, with the count of refusals in between. */
+const BUDGET_WARNING_INTERVAL_MS = 10_000;
 
 // The design's list (R-B5): what the browser sends (text/plain for a string body, no type
 // for a binary one, A.1), the envelope's own type, and octet-stream. A sanity filter, not
@@ -59,8 +74,30 @@ export function createRelay(options: RelayOptions): Relay {
   const project = settings.dsn.projectId;
   const forwarder = createForwarder(settings.dsn, settings, settings.maxInFlight);
   const limiter = createRateLimiter(settings);
-  const budget = createBudget(settings.maxBufferedBytes);
+  const budget = createBudget({
+    maxBytes: settings.maxBufferedBytes,
+    // One full-size envelope always fits in a share, however small the share is set.
+    perClientBytes: Math.min(settings.maxBufferedBytes, Math.max(maxBytes, settings.perClientBufferedBytes)),
+  });
   let inFlight = 0;
+
+  // Every visitor's envelopes are refused while the budget is spent: an operator needs
+  // to see it, once per interval rather than once per refusal.
+  let lastBudgetWarning = Number.NEGATIVE_INFINITY;
+  let refusedSinceWarning = 0;
+  const noteBudgetSpent = (ctx: Koa.Context) => {
+    refusedSinceWarning += 1;
+    const now = Date.now();
+    if (now - lastBudgetWarning < BUDGET_WARNING_INTERVAL_MS) return;
+    log.warn('relay buffer budget spent', {
+      id: ctx.state.requestId,
+      usedBytes: budget.used(),
+      maxBytes: settings.maxBufferedBytes,
+      refused: refusedSinceWarning,
+    });
+    lastBudgetWarning = now;
+    refusedSinceWarning = 0;
+  };
 
   const relay = async (ctx: Koa.Context) => {
     if (ctx.method !== 'POST') {
@@ -80,21 +117,28 @@ export function createRelay(options: RelayOptions): Relay {
     const declaredBytes = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
     if (declaredBytes !== undefined && declaredBytes > maxBytes) return reject(ctx, 413, 'Envelope too large');
     // SECURITY: shed load before reading bodies: per client first, then for everyone (R-P1, R-F5).
-    if (!limiter.take(clientIp(ctx))) return shed(ctx, 'Too many requests');
-    if (inFlight >= settings.maxInFlight) return shed(ctx, 'Too many requests in flight');
+    const client = clientKey(clientIp(ctx));
+    if (!limiter.take(client)) return shed(ctx, 'Too many requests', OWN_RATE_BACKOFF_SECONDS);
+    if (inFlight >= settings.maxInFlight) return shed(ctx, 'Too many requests in flight', OVERLOAD_BACKOFF_SECONDS);
 
-    const lease = budget.lease();
+    // SECURITY: the shared memory budget (R-B6), taken as bytes arrive, at most a share per client.
+    const lease = budget.lease(client);
+    let refusal = null as Refusal | null;
     try {
-      // SECURITY: the shared memory budget (R-B6), reserved up front when the size is known.
-      if (declaredBytes !== undefined && !lease.reserve(declaredBytes)) return shed(ctx, 'Server busy');
-      const read = await readBody(ctx.req, { maxBytes, timeoutMs: settings.readTimeoutMs, reserve: lease.reserve });
+      const read = await readBody(ctx.req, {
+        maxBytes,
+        timeoutMs: settings.readTimeoutMs,
+        idleTimeoutMs: settings.idleTimeoutMs,
+        reserve: (total) => (refusal = lease.reserve(total)) === null,
+      });
       switch (read.kind) {
         case 'tooLarge':
           return reject(ctx, 413, 'Envelope too large');
         case 'timeout':
           return reject(ctx, 408, 'Request body timeout');
         case 'overBudget':
-          return shed(ctx, 'Server busy');
+          if (refusal === 'budget') noteBudgetSpent(ctx);
+          return shed(ctx, 'Server busy', OVERLOAD_BACKOFF_SECONDS);
         case 'aborted':
           // Nobody is listening any more; Koa skips writing to a closed socket.
           return reject(ctx, 400, 'Request aborted');
@@ -111,7 +155,7 @@ export function createRelay(options: RelayOptions): Relay {
         return reject(ctx, 403, 'DSN not allowed');
       }
       // SECURITY: checked again now, since others may have started forwarding while this body arrived.
-      if (inFlight >= settings.maxInFlight) return shed(ctx, 'Too many requests in flight');
+      if (inFlight >= settings.maxInFlight) return shed(ctx, 'Too many requests in flight', OVERLOAD_BACKOFF_SECONDS);
 
       inFlight += 1;
       // Not aborted if the browser goes away: envelopes sent with `keepalive` while a page
@@ -137,6 +181,7 @@ export function createRelay(options: RelayOptions): Relay {
 
   return {
     inFlight: () => inFlight,
+    bufferedBytes: () => budget.used(),
     close: () => forwarder.close(),
     async middleware(ctx) {
       // Whatever the answer, it is about this one envelope: never cache it.

@@ -95,7 +95,7 @@ export function post(
   target: RunningRelay,
   body: Buffer | string,
   headers: Record<string, string> = {},
-  { method = 'POST', path = PATH } = {},
+  { method = 'POST', path = PATH, localAddress = '127.0.0.1' } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -104,6 +104,7 @@ export function post(
         port: target.port,
         path,
         method,
+        localAddress,
         agent: false,
         headers: { 'Content-Length': String(Buffer.byteLength(body)), ...headers },
       },
@@ -155,6 +156,28 @@ export function rawExchange(target: RunningRelay, head: string, chunks: Buffer[]
       reject(error);
     });
   });
+}
+
+/**
+ * An upload that sends its headers (declaring `declared` bytes) and the first `sent`
+ * bytes of its body, then nothing: what a client holding a slot open does. Connects
+ * from `localAddress` (any 127.x address is this machine), so tests can play several
+ * clients. `answer` is what the server sent before it closed; `close()` ends it.
+ */
+export async function heldUpload(
+  target: RunningRelay,
+  { declared, sent = Buffer.alloc(0), localAddress = '127.0.0.1' }: { declared: number; sent?: Buffer; localAddress?: string },
+): Promise<{ answer: Promise<string>; close(): void }> {
+  const socket = connect({ port: target.port, host: '127.0.0.1', localAddress });
+  let response = '';
+  socket.on('data', (data) => (response += data.toString('latin1')));
+  socket.on('error', () => {});
+  const answer = new Promise<string>((resolve) => socket.on('close', () => resolve(response)));
+  const head = `POST ${PATH} HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ${declared}\r\n\r\n`;
+  await new Promise<void>((resolve) =>
+    socket.once('connect', () => socket.write(Buffer.concat([Buffer.from(head), sent]), () => resolve())),
+  );
+  return { answer, close: () => socket.destroy() };
 }
 
 /** The status line and headers of a raw HTTP response. */
