@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type Koa from 'koa';
 import type { Logger } from '../log.ts';
 import { readBody } from './body.ts';
@@ -28,6 +29,8 @@ export type RelayOptions = {
   totalTimeoutMs?: number;
   ratePerMinute?: number;
   burst?: number;
+  /** Clients the rate limiter remembers at most (about 100 bytes each). */
+  maxClients?: number;
   maxInFlight?: number;
   maxBufferedBytes?: number;
   /** The share of maxBufferedBytes one client address may hold (never below maxBytes). */
@@ -54,6 +57,7 @@ export const RELAY_DEFAULTS = {
   // A tab with Replay flushes every ~5 s and office NATs share one address (R-P1).
   ratePerMinute: 300,
   burst: 100,
+  maxClients: 10_000,
   maxInFlight: 64,
   maxBufferedBytes: 64 * 1024 * 1024,
   perClientBufferedBytes: 8 * 1024 * 1024,
@@ -80,6 +84,17 @@ export function createRelay(options: RelayOptions): Relay {
     perClientBytes: Math.min(settings.maxBufferedBytes, Math.max(maxBytes, settings.perClientBufferedBytes)),
   });
   let inFlight = 0;
+
+  /**
+   * SECURITY: the address limits are kept under. `clientIp` may have read it from
+   * X-Forwarded-For, which says whatever the client wrote when no trusted proxy
+   * appended it: a value that is not an address (a new 15,000-character string per
+   * request) would get a fresh bucket each time, so it counts as the socket's address.
+   */
+  const clientAddress = (ctx: Koa.Context): string => {
+    const claimed = clientIp(ctx);
+    return isIP(claimed) ? claimed : (ctx.req.socket.remoteAddress ?? '');
+  };
 
   // Every visitor's envelopes are refused while the budget is spent: an operator needs
   // to see it, once per interval rather than once per refusal.
@@ -117,7 +132,7 @@ export function createRelay(options: RelayOptions): Relay {
     const declaredBytes = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
     if (declaredBytes !== undefined && declaredBytes > maxBytes) return reject(ctx, 413, 'Envelope too large');
     // SECURITY: shed load before reading bodies: per client first, then for everyone (R-P1, R-F5).
-    const client = clientKey(clientIp(ctx));
+    const client = clientKey(clientAddress(ctx));
     if (!limiter.take(client)) return shed(ctx, 'Too many requests', OWN_RATE_BACKOFF_SECONDS);
     if (inFlight >= settings.maxInFlight) return shed(ctx, 'Too many requests in flight', OVERLOAD_BACKOFF_SECONDS);
 

@@ -287,6 +287,17 @@ describe('429: load shedding', TIMEOUT, () => {
     assert.equal((await post(relay, envelope)).status, 200, 'another client is not affected');
   });
 
+  test('should key a client whose address is not an IP by its socket, so made-up values share one bucket', async (t) => {
+    let request = 0;
+    const { upstream, relay, envelope } = await setup(t, {
+      options: { burst: 2, ratePerMinute: 1, clientIp: () => `not-an-address-${(request += 1)}-${'x'.repeat(15_000)}` },
+    });
+    assert.equal((await post(relay, envelope)).status, 200);
+    assert.equal((await post(relay, envelope)).status, 200);
+    assert.equal((await post(relay, envelope)).status, 429, 'the third from this socket address is limited');
+    assert.equal(upstream.received.length, 2);
+  });
+
   test('should cap forwards in flight and answer 429 past the cap, asking for a short back-off', async (t) => {
     let release!: () => void;
     const held = new Promise<Reply>((resolve) => (release = () => resolve({})));
