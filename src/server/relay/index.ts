@@ -144,7 +144,10 @@ export function createRelay(options: RelayOptions): Relay {
         maxBytes,
         timeoutMs: settings.readTimeoutMs,
         idleTimeoutMs: settings.idleTimeoutMs,
-        reserve: (total) => (refusal = lease.reserve(total)) === null,
+        reserve: (total) => {
+          refusal = lease.reserve(total);
+          return refusal === null;
+        },
       });
       switch (read.kind) {
         case 'tooLarge':

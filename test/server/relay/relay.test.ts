@@ -290,7 +290,7 @@ describe('429: load shedding', TIMEOUT, () => {
   test('should key a client whose address is not an IP by its socket, so made-up values share one bucket', async (t) => {
     let request = 0;
     const { upstream, relay, envelope } = await setup(t, {
-      options: { burst: 2, ratePerMinute: 1, clientIp: () => `not-an-address-${(request += 1)}-${'x'.repeat(15_000)}` },
+      options: { burst: 2, ratePerMinute: 1, clientIp: () => `not-an-address-${request++}-${'x'.repeat(15_000)}` },
     });
     assert.equal((await post(relay, envelope)).status, 200);
     assert.equal((await post(relay, envelope)).status, 200);
@@ -343,7 +343,9 @@ describe('429: load shedding', TIMEOUT, () => {
       },
     });
     const idle = await Promise.all(Array.from({ length: 13 }, () => heldUpload(relay, { declared: 64 * 1024 })));
-    t.after(() => idle.forEach((upload) => upload.close()));
+    t.after(() => {
+      for (const upload of idle) upload.close();
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const answer = await post(relay, envelope, {}, { localAddress: '127.0.0.2' });
@@ -363,7 +365,9 @@ describe('429: load shedding', TIMEOUT, () => {
     });
     // Two uploads from one address send all but their last byte and hold it: 120 KiB held.
     const held = await Promise.all([1, 2].map(() => heldUpload(relay, { declared: 60 * 1024 + 1, sent: Buffer.alloc(60 * 1024, 0x61) })));
-    t.after(() => held.forEach((upload) => upload.close()));
+    t.after(() => {
+      for (const upload of held) upload.close();
+    });
     await waitFor(() => relay.relay.bufferedBytes() === 120 * 1024);
 
     const big = makeEnvelope({ dsn: dsnFor(upstream), items: [[{ type: 'attachment', filename: 'a.txt' }, 'x'.repeat(30 * 1024)]] });
