@@ -117,6 +117,10 @@ describe('400: malformed envelope header', TIMEOUT, () => {
     ['a numeric dsn', () => makeEnvelope({ dsn: 42 })],
     ['a dsn object', (dsn) => makeEnvelope({ dsn: { dsn } })],
     ['a header that is not UTF-8', () => Buffer.concat([Buffer.from('{"dsn":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')])],
+    [
+      'a header that repeats dsn (ours last, as JSON.parse would keep)',
+      (dsn) => Buffer.from(`{"dsn":"http://x@example.com/1","dsn":"${dsn}"}\n`),
+    ],
     ['a first line longer than 16 KiB', (dsn) => makeEnvelope({ dsn, header: { pad: 'x'.repeat(16 * 1024) } })],
   ];
   for (const [name, body] of cases) {
