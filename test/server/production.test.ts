@@ -276,6 +276,7 @@ describe('limits', () => {
   // Requests Node's parser refuses before the app runs still look like ours.
   for (const [name, requestText, status] of [
     ['oversized headers', `GET /en HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`, 431],
+    ['more headers than the server keeps', `GET /en HTTP/1.1\r\nHost: x\r\n${'X-Junk: 1\r\n'.repeat(100)}\r\n`, 431],
     ['a control byte in the request line', 'GET /en/\u0001 HTTP/1.1\r\nHost: x\r\n\r\n', 400],
     ['an unknown method', 'BREW /en HTTP/1.1\r\nHost: x\r\n\r\n', 400],
     [
@@ -296,6 +297,10 @@ describe('limits', () => {
       assert.equal((await get(server.url, '/en')).status, 200, 'still serving');
     });
   }
+
+  test('a request with exactly as many headers as the server keeps (100) is served', async () => {
+    assert.equal((await rawRequest(server.url, `GET /en HTTP/1.1\r\nHost: x\r\n${'X-Junk: 1\r\n'.repeat(99)}\r\n`)).split(' ')[1], '200');
+  });
 });
 
 describe('fixed routes match exactly', () => {

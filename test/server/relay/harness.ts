@@ -125,7 +125,11 @@ export function post(
  * as any answer arrives, and resolves with everything the server sent until it closed.
  * For requests node:http will not send: a lying Content-Length, a body cut short.
  */
-export function rawExchange(target: RunningRelay, head: string, chunks: Buffer[] = []): Promise<{ response: string; written: number }> {
+export function rawExchange(
+  target: Pick<RunningRelay, 'port'>,
+  head: string,
+  chunks: Buffer[] = [],
+): Promise<{ response: string; written: number }> {
   return new Promise((resolve, reject) => {
     const socket = connect(target.port, '127.0.0.1');
     let response = '';
