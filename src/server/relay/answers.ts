@@ -19,9 +19,9 @@ export const OWN_RATE_BACKOFF_SECONDS = 30;
 export const OVERLOAD_BACKOFF_SECONDS = 2;
 
 /**
- * The upstream answer, as the SDK needs it (A.4): the status (2xx and the 4xx it acts
- * on mirrored), and only the two headers it reads. Never Set-Cookie, HSTS, Alt-Svc or
- * Location: they would speak for our origin (SJS #8931).
+ * The upstream answer, as the SDK needs it: the status (2xx and the 4xx it acts on
+ * mirrored), and only the two headers it reads. Never Set-Cookie, HSTS, Alt-Svc or
+ * Location: they would speak for our origin (getsentry/sentry-javascript#8931).
  */
 export function relayOutcome(ctx: Koa.Context, outcome: Outcome): void {
   if (outcome.kind !== 'response') {
@@ -30,13 +30,13 @@ export function relayOutcome(ctx: Koa.Context, outcome: Outcome): void {
     return;
   }
   const { status } = outcome;
-  // 3xx: redirects are never followed (a redirect could point anywhere, R-F4).
+  // 3xx: redirects are never followed (a redirect could point anywhere).
   // 5xx and the other 4xx (401, 404...): upstream or our configuration failed,
   // not the envelope, so the browser hears 502 rather than a misleading mirror.
   const mirrored = (status >= 200 && status < 300) || [400, 403, 413, 429].includes(status);
   if (status < 300 || status >= 400) {
     // Kept on 502 too (the design table says none): a Relay 503 with Retry-After is
-    // overload, and the SDK backs off only if it sees the header (A.4).
+    // overload, and the SDK backs off only if it sees the header.
     if (outcome.retryAfter !== undefined) ctx.set('Retry-After', outcome.retryAfter);
     if (outcome.rateLimits !== undefined) ctx.set('X-Sentry-Rate-Limits', outcome.rateLimits);
   }

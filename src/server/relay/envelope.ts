@@ -2,14 +2,16 @@
  * The one part of an envelope the relay reads: the `dsn` in its first line.
  * Items are never parsed or touched; the bytes go upstream as they came
  * (re-serialising could duplicate `sent_at`, which Sentry rejects, and would
- * drop attributes it does not know). The item framing is not walked either
- * (relay-design R-V3 makes it optional): Relay is the authority on it and
- * answers 400, which we mirror, and the SDK must not lose envelopes to a
- * stricter reading than Sentry's own.
+ * drop attributes it does not know). The item framing is not walked either:
+ * Sentry's Relay is the authority on it and answers 400, which we mirror, and
+ * the SDK must not lose envelopes to a stricter reading than Sentry's own.
  */
 export type EnvelopeDsn = { kind: 'dsn'; dsn: string } | { kind: 'malformed'; reason: string };
 
-/** The header line must end within this many bytes (relay-design R-V1). */
+/**
+ * The header line must end within this many bytes: a real one is well under 1 KiB,
+ * and a 5 MiB body without a newline is then not searched in full.
+ */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
 const NEWLINE = 0x0a;

@@ -9,13 +9,6 @@ import { createForwarder, type Outcome } from './forward.ts';
 import { clientKey, createRateLimiter } from './rate-limit.ts';
 import { OVERLOAD_BACKOFF_SECONDS, OWN_RATE_BACKOFF_SECONDS, reject, relayOutcome, shed } from './answers.ts';
 
-/**
- * The same-origin Sentry tunnel (`POST <MONITORING_PATH>`): the browser SDK posts
- * envelopes here and we pass them, byte for byte, to the one configured project.
- * A trust boundary, so the handler is a ladder of guard clauses, cheapest first,
- * each with its own status; nothing reaches upstream unless every rung passes.
- * Protocol facts and the design: /work/shared/relay-design.md (A.5 numbers below).
- */
 export type RelayOptions = {
   dsn: Dsn;
   maxBytes: number;
@@ -49,12 +42,12 @@ export type Relay = {
 export const RELAY_DEFAULTS = {
   readTimeoutMs: 10_000,
   idleTimeoutMs: 1_500,
-  // Relay's own upstream defaults are 3 s connect and 5 s for the answer (relay-design A.3).
+  // Sentry's Relay gives its own upstream 3 s to connect and 5 s to answer: we wait no longer.
   connectTimeoutMs: 3_000,
   headersTimeoutMs: 5_000,
   bodyTimeoutMs: 10_000,
   totalTimeoutMs: 10_000,
-  // A tab with Replay flushes every ~5 s and office NATs share one address (R-P1).
+  // Room for many tabs behind one address: a tab with Replay flushes every ~5 s, and an office NAT is one IP.
   ratePerMinute: 300,
   burst: 100,
   maxClients: 10_000,
@@ -66,11 +59,19 @@ export const RELAY_DEFAULTS = {
 /** At most one warning per this long while the budget stays spent, with the count of refusals in between. */
 const BUDGET_WARNING_INTERVAL_MS = 10_000;
 
-// The design's list (R-B5): what the browser sends (text/plain for a string body, no type
-// for a binary one, A.1), the envelope's own type, and octet-stream. A sanity filter, not
+// What the browser SDK sends (text/plain for a string body, no type for a binary one), the
+// envelope's own type, and octet-stream, as Sentry's ingest tolerates. A sanity filter, not
 // CSRF defence: an HTML form can post text/plain too.
 const ACCEPTED_TYPES = new Set(['', 'text/plain', 'application/x-sentry-envelope', 'application/octet-stream']);
 
+/**
+ * The same-origin Sentry tunnel (`POST <MONITORING_PATH>`): the browser SDK posts
+ * envelopes here and we pass them, byte for byte, to the one configured project.
+ * A trust boundary, so the handler is a ladder of guard clauses, cheapest first,
+ * each with its own status; nothing reaches upstream unless every rung passes.
+ * The protocol facts it relies on, with their sources, and the reasons for each
+ * rung and number: docs/relay.md.
+ */
 export function createRelay(options: RelayOptions): Relay {
   const settings = { ...RELAY_DEFAULTS, ...withoutUndefined(options) };
   const { maxBytes, clientIp, log } = settings;
@@ -119,24 +120,26 @@ export function createRelay(options: RelayOptions): Relay {
       ctx.set('Allow', 'POST');
       return reject(ctx, 405, 'Method not allowed');
     }
-    // SECURITY: the browser transport never compresses the body (A.1), so an encoded body
-    // is not from our SDK, and decoding it would open a decompression bomb (R-B4).
+    // SECURITY: the browser transport never compresses the body, so an encoded body
+    // is not from our SDK, and decoding it would open a decompression bomb.
     const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
     if (encoding !== '' && encoding !== 'identity') return reject(ctx, 415, 'Content-Encoding not supported');
     const type = ctx.get('Content-Type').split(';', 1)[0]!.trim().toLowerCase();
     if (!ACCEPTED_TYPES.has(type)) return reject(ctx, 415, 'Content-Type not supported');
-    // SECURITY: refuse a declared oversize body before reading a byte of it (R-B2).
+    // SECURITY: refuse a declared oversize body before reading a byte of it, so it costs nothing.
     // A missing Content-Length is fine (chunked); the read below counts bytes instead.
     // (Node's parser has already refused a malformed or conflicting Content-Length.)
     const declared = ctx.req.headers['content-length'];
     const declaredBytes = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
     if (declaredBytes !== undefined && declaredBytes > maxBytes) return reject(ctx, 413, 'Envelope too large');
-    // SECURITY: shed load before reading bodies: per client first, then for everyone (R-P1, R-F5).
+    // SECURITY: shed load before reading bodies: per client first, so one client cannot crowd out
+    // the rest, then for everyone, so Sentry never has more than maxInFlight of ours at once.
     const client = clientKey(clientAddress(ctx));
     if (!limiter.take(client)) return shed(ctx, 'Too many requests', OWN_RATE_BACKOFF_SECONDS);
     if (inFlight >= settings.maxInFlight) return shed(ctx, 'Too many requests in flight', OVERLOAD_BACKOFF_SECONDS);
 
-    // SECURITY: the shared memory budget (R-B6), taken as bytes arrive, at most a share per client.
+    // SECURITY: the shared memory budget, so slow uploads together cannot pin more than it; taken
+    // as bytes arrive, at most a share per client.
     const lease = budget.lease(client);
     let refusal = null as Refusal | null;
     try {
@@ -186,7 +189,7 @@ export function createRelay(options: RelayOptions): Relay {
       }
       relayOutcome(ctx, outcome);
       // The access log already has a line per request; these add what only the relay knows.
-      // Never the body, the DSN key or the client address (R-P4).
+      // Never the body (it carries visitors' data), the DSN key or the client address.
       const fields = { id: ctx.state.requestId, status: ctx.status, project, bytes: bytes.length };
       // Sentry refusing our envelopes (a revoked key, a deleted project) must show at the default level.
       if (outcome.kind === 'response' && outcome.status < 300) log.debug('relay forwarded', { ...fields, upstream: outcome.status });
