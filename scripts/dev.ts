@@ -23,6 +23,27 @@ import { build } from './build.ts';
 export const DEV_PREFIX = '/__polysite_dev';
 const DEV_DIR = join(ROOT_DIR, '.dev');
 const localesDir = process.env.LOCALES_DIR || join(ROOT_DIR, 'locales');
+// Empty is unset, as in the production config: `HOST=` must not mean every interface.
+const host = process.env.HOST?.trim() || '127.0.0.1';
+
+/**
+ * The names this server answers to. A page on any site can make its visitor's browser
+ * send requests here under its own name (DNS rebinding), and then read the site and the
+ * error overlay: only requests addressed to this machine by name are answered.
+ */
+const ALLOWED_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', hostName(host)]);
+
+/** `host` as it appears in a Host header: lower case, an IPv6 address in brackets. */
+function hostName(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.includes(':') && !lower.startsWith('[') ? `[${lower}]` : lower;
+}
+
+/** The name in a Host header without its port; null when the header is not a plain host[:port]. */
+function requestedHost(header: string | undefined): string | null {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d+)?$/i.exec(header ?? '');
+  return match ? match[1]!.toLowerCase() : null;
+}
 
 let problem: string | null = null;
 let child: ChildProcess | null = null;
@@ -107,6 +128,11 @@ const OVERLAY_CSS =
   'body{margin:0;background:#1b1f24;color:#f0f3f6;font:16px/1.5 system-ui,sans-serif}main{max-width:60rem;margin:4rem auto;padding:0 1.5rem}h1{color:#ff7b72;font-size:1.3rem}pre{white-space:pre-wrap;background:#0d1117;padding:1rem;border-radius:8px;border-left:4px solid #ff7b72;font:14px/1.5 ui-monospace,monospace}';
 
 async function handle(req: IncomingMessage, res: ServerResponse) {
+  const name = requestedHost(req.headers.host);
+  if (!name || !ALLOWED_HOSTS.has(name)) {
+    const body = `polysite dev answers requests for ${[...ALLOWED_HOSTS].join(', ')} only (set HOST to add a name).\n`;
+    return void res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(body);
+  }
   const path = req.url ?? '/';
   if (path === `${DEV_PREFIX}/events`) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
@@ -180,9 +206,9 @@ async function main() {
     void refresh(false);
   });
   const port = Number(process.env.PORT ?? 3000);
-  const proxy = createServer((req, res) => void handle(req, res)).listen(port, process.env.HOST ?? '127.0.0.1', () => {
-    const address = proxy.address() as { port: number };
-    say(`serving http://localhost:${address.port} (rebuilds on save, reloads the browser)`);
+  const proxy = createServer((req, res) => void handle(req, res)).listen(port, host, () => {
+    const address = proxy.address() as { address: string; port: number };
+    say(`serving http://localhost:${address.port} (listening on ${address.address}; rebuilds on save, reloads the browser)`);
   });
   const stop = async () => {
     await stopChild();

@@ -42,7 +42,11 @@ function writeDocs(pagesDir: string, count: number, body: string): void {
     for (let p = 0; p < inSection; p++, written++) {
       const next = `/docs/ref/${section}/p${(p + 1) % inSection}`;
       const links = `\nSee also [the next page](${next}) and [the section](/docs/ref/${section}).\n`;
-      writePage(join(pagesDir, `docs/ref/${section}/p${p}.md`), { title: `Page ${s}.${p}`, description: `Generated page ${p} of section ${s}.`, order: p }, body + links);
+      writePage(
+        join(pagesDir, `docs/ref/${section}/p${p}.md`),
+        { title: `Page ${s}.${p}`, description: `Generated page ${p} of section ${s}.`, order: p },
+        body + links,
+      );
     }
   }
 }
@@ -50,7 +54,11 @@ function writeDocs(pagesDir: string, count: number, body: string): void {
 function writePosts(pagesDir: string, count: number, body: string): void {
   for (let i = 0; i < count; i++) {
     const date = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
-    writePage(join(pagesDir, `blog/generated-${i}.md`), { title: `Post ${i}`, description: `Generated post ${i}.`, date, author: 'polysite' }, `${body}\n[Reference](/docs/ref)\n`);
+    writePage(
+      join(pagesDir, `blog/generated-${i}.md`),
+      { title: `Post ${i}`, description: `Generated post ${i}.`, date, author: 'polysite' },
+      `${body}\n[Reference](/docs/ref)\n`,
+    );
   }
 }
 

@@ -5,7 +5,7 @@ import serve from 'koa-static';
 import { accessLog } from './access-log.ts';
 import { cachePolicy } from './cache-policy.ts';
 import type { Config } from './config.ts';
-import { errorsMiddleware, HttpError } from './errors.ts';
+import { appErrorListener, errorsMiddleware, HttpError } from './errors.ts';
 import { FIXED_ROUTES } from './fixed-routes.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
@@ -43,7 +43,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   // Errors are logged by errorsMiddleware; Koa's default handler would print them again.
   app.silent = true;
-  app.on('error', (error: Error) => log.error('unhandled', { error }));
+  app.on('error', appErrorListener(log));
 
   const policy = cachePolicy(config.pageMaxAge);
   const cache = config.renderCache ? new RenderCache(RENDER_CACHE_BYTES) : null;

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { escapeHtml } from './escape-html.ts';
 import type { Logger } from './log.ts';
 import { SECURITY_HEADER_NAMES } from './security-headers.ts';
@@ -28,6 +28,7 @@ export function errorsMiddleware({ log, text, showStacks = false }: { log: Logge
       await next();
     } catch (caught) {
       const error = caught instanceof Error ? caught : new Error(String(caught));
+      if (isClientAbort(error)) return noteClientAbort(log, ctx, error);
       const status = error instanceof HttpError ? error.status : statusOf(error);
       if (status >= 500) {
         log.error('request failed', { method: ctx.method, path: ctx.path, error });
@@ -46,6 +47,37 @@ export function errorsMiddleware({ log, text, showStacks = false }: { log: Logge
       ctx.body = errorPage(exposed, showStacks && status >= 500 ? (error.stack ?? String(error)) : '');
     }
   };
+}
+
+/**
+ * Koa's 'error' event: what fails after the response has started, where no
+ * middleware can catch it (a streamed body's pipeline, the socket closing under
+ * it). A visitor who closes the tab mid-response is the common case, and not a
+ * server error: it is noted at debug with the request id, never logged as an error
+ * and never reported. Anything else is a real failure the stack must show.
+ */
+export function appErrorListener(log: Logger): (error: Error, ctx?: Context) => void {
+  return (error, ctx) => {
+    if (isClientAbort(error)) return noteClientAbort(log, ctx, error);
+    log.error('unhandled', { id: ctx?.state.requestId, error });
+  };
+}
+
+/**
+ * What Node reports when the other end of the connection went away: reset or
+ * closed before the response ended (ECONNRESET, EPIPE, ECONNABORTED), or the
+ * response stream closed before its body was written (ERR_STREAM_PREMATURE_CLOSE,
+ * ERR_STREAM_DESTROYED). Our own failures (a render error, a timeout) carry none of these.
+ */
+const CLIENT_ABORT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
+export function isClientAbort(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CLIENT_ABORT_CODES.has(code);
+}
+
+function noteClientAbort(log: Logger, ctx: Context | undefined, error: Error): void {
+  log.debug('client went away', { id: ctx?.state.requestId, code: (error as { code?: string }).code });
 }
 
 const KEPT_HEADERS = ['Allow', 'X-Request-Id', ...SECURITY_HEADER_NAMES];

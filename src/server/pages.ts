@@ -113,5 +113,9 @@ async function sendPage(
     },
   });
   if (pages) collect(stream, (body) => failed || pages.set(page.path, new StoredBody(body)));
+  // Compressed as it streams, flushed at each of React's chunks: not the bytes of the stored
+  // form every later answer sends (one pass, a higher level). A strong ETag names one byte
+  // sequence, so this one is weak; If-None-Match compares weakly, so it still gets 304s.
+  if (ctx.etag && encoding !== 'identity') ctx.etag = `W/${ctx.etag}`;
   sendStream(ctx, stream, encoding);
 }

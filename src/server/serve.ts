@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Config } from './config.ts';
 import { createApp } from './app.ts';
@@ -26,6 +26,7 @@ export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> 
   const lifecycle = new Lifecycle();
   const app = createApp({ config, runtime, log, lifecycle, relay: relay ?? null });
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderSize } = config.server;
+  const handle = app.callback();
   const server = createServer(
     {
       maxHeaderSize,
@@ -34,9 +35,10 @@ export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> 
       keepAliveTimeout: keepAliveTimeoutMs,
       connectionsCheckingInterval: Math.min(5000, headersTimeoutMs),
     },
-    app.callback(),
+    (req, res) => (req.rawHeaders.length > 2 * MAX_HEADERS ? refuseTooManyHeaders(req, res, log) : handle(req, res)),
   );
-  server.maxHeadersCount = 100;
+  // One more than we accept, so that a request with too many can be told from one with exactly enough.
+  server.maxHeadersCount = MAX_HEADERS + 1;
   server.on('clientError', answerClientError(log));
   // Requests with a slow body or slow headers are cut by requestTimeout/headersTimeout;
   // a socket that sits silent beyond that is closed too.
@@ -75,6 +77,13 @@ export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> 
   });
 }
 
+/**
+ * Headers a request may have. Node keeps the first `maxHeadersCount` in req.headers
+ * and drops the rest without a word, yet frames the request by all of them: a
+ * Content-Length past the limit sets a body no check after this can see.
+ */
+const MAX_HEADERS = 100;
+
 /** The statuses Node itself answers these with; anything else the parser refuses is a 400. */
 const CLIENT_ERROR_STATUS: Record<string, number> = {
   HPE_HEADER_OVERFLOW: 431,
@@ -98,18 +107,36 @@ function answerClientError(log: Logger) {
       return;
     }
     const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
-    const body = `${status} ${STATUS_CODES[status]}\n`;
-    const id = randomUUID();
-    const headers = [
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-      'Connection: close',
-      'Content-Type: text/plain; charset=utf-8',
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      'Cache-Control: no-store',
-      `X-Request-Id: ${id}`,
-      ...ALWAYS_HEADERS.map(([name, value]) => `${name}: ${value}`),
-    ];
-    socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
+    const { id, headers, body } = refusal(status);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`,
+    );
     log.info('request', { id, status, refused: error.code ?? 'unknown' });
   };
+}
+
+/**
+ * More headers than we keep: 431, as for headers over the size limit, before any of
+ * the app sees the request. The connection closes after the answer: whatever body the
+ * hidden headers framed is not read as the next request.
+ */
+function refuseTooManyHeaders(req: IncomingMessage, res: ServerResponse, log: Logger): void {
+  const { id, headers, body } = refusal(431);
+  res.writeHead(431, Object.fromEntries(headers)).end(body);
+  log.info('request', { id, method: req.method, status: 431, refused: 'too many headers' });
+}
+
+/** A short plain-text refusal that closes the connection, with our security headers and a request id. */
+function refusal(status: number): { id: string; headers: (readonly [string, string])[]; body: string } {
+  const body = `${status} ${STATUS_CODES[status]}\n`;
+  const id = randomUUID();
+  const headers = [
+    ['Connection', 'close'],
+    ['Content-Type', 'text/plain; charset=utf-8'],
+    ['Content-Length', String(Buffer.byteLength(body))],
+    ['Cache-Control', 'no-store'],
+    ['X-Request-Id', id],
+    ...ALWAYS_HEADERS,
+  ] as const;
+  return { id, headers: [...headers], body };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
-import { get } from '../helpers/http.ts';
+import { get, rawRequest } from '../helpers/http.ts';
 import { ROOT, startServer } from '../helpers/server.ts';
 import { hasMarker, markWindow } from '../helpers/visit.ts';
 
@@ -19,6 +19,8 @@ import { hasMarker, markWindow } from '../helpers/visit.ts';
  */
 let dev: ChildProcess;
 let url = '';
+/** What `npm run dev` printed when it started serving. */
+let serving = '';
 let project = '';
 let browser: Browser;
 
@@ -30,7 +32,8 @@ before(async () => {
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
   dev = spawn('npm', ['run', 'dev'], {
     cwd: project,
-    env: { ...withoutLocalesDir(process.env), PORT: '0' },
+    // HOST empty: it must count as unset (loopback only), as in the production config.
+    env: { ...withoutLocalesDir(process.env), PORT: '0', HOST: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -41,6 +44,7 @@ before(async () => {
       createInterface({ input: dev.stdout! }).on('line', (line) => {
         const match = /serving (http:\/\/localhost:\d+)/.exec(line);
         if (match) {
+          serving = line;
           clearTimeout(timer);
           resolve(match[1]!.replace('localhost', '127.0.0.1'));
         }
@@ -84,6 +88,26 @@ async function breakAndFix(file: string, path: string, change: (text: string) =>
   write(file, original);
   await eventually(path, (body, status) => status === 200 && !body.includes('polysite-dev-overlay'));
 }
+
+test('an empty HOST is unset: the dev server listens on loopback only', () => {
+  assert.match(serving, /listening on 127\.0\.0\.1;/);
+});
+
+test('the dev server answers only requests addressed to this machine by name', async () => {
+  const port = new URL(url).port;
+  for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'LOCALHOST']) {
+    assert.equal((await get(url, '/en', { Host: host })).status, 200, host);
+  }
+  // What a DNS-rebinding page makes the browser send: its own name.
+  for (const host of [`attacker.example:${port}`, 'attacker.example', 'localhost.attacker.example', '127.0.0.1.nip.io', 'a@localhost']) {
+    for (const path of ['/en', '/__polysite_dev/events', '/__polysite_dev/client.js']) {
+      const response = await get(url, path, { Host: host });
+      assert.equal(response.status, 421, `${host} ${path}`);
+      assert.doesNotMatch(response.body, /<html|polysite-dev-overlay|EventSource/);
+    }
+  }
+  assert.match(await rawRequest(url, 'GET /en HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 421 /, 'no Host at all');
+});
 
 test('an edited Markdown page is served within a few seconds', async () => {
   await eventually('/en/about', (body, status) => status === 200 && body.includes('__polysite_dev/client.js'));

@@ -11,6 +11,11 @@ type Options = {
   maxBytes: number;
   /** Whole-body deadline: a client dripping one byte a second is as stuck as a silent one. */
   timeoutMs: number;
+  /**
+   * Longest wait for the next byte. A browser's upload does not pause for seconds;
+   * a client that declares a length and then sends nothing is holding a slot open.
+   */
+  idleTimeoutMs: number;
   /** Asks the shared buffer budget to cover this many bytes in total; false means it cannot. */
   reserve: (total: number) => boolean;
 };
@@ -18,16 +23,18 @@ type Options = {
 /**
  * Reads the request body as raw bytes, never decoded: replay and attachment
  * items are binary, and a text round-trip breaks them (getsentry/sentry#45184).
- * Stops reading at the first byte past the cap, the deadline or the budget,
- * and leaves the rest unread; the caller answers with `Connection: close`.
+ * Memory is reserved chunk by chunk as it arrives, never from the declared length.
+ * Stops reading at the first byte past the cap, the budget, the deadline or the
+ * idle time, and leaves the rest unread; the caller answers with `Connection: close`.
  */
-export function readBody(req: IncomingMessage, { maxBytes, timeoutMs, reserve }: Options): Promise<BodyResult> {
+export function readBody(req: IncomingMessage, { maxBytes, timeoutMs, idleTimeoutMs, reserve }: Options): Promise<BodyResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
 
     const finish = (result: BodyResult) => {
-      clearTimeout(timer);
+      clearTimeout(deadline);
+      clearTimeout(idle);
       req.off('data', onData).off('end', onEnd).off('error', onAborted).off('close', onAborted);
       // Unread bytes stay unread: pausing keeps Node from draining them into memory we refused.
       if (result.kind !== 'body') req.pause();
@@ -38,11 +45,13 @@ export function readBody(req: IncomingMessage, { maxBytes, timeoutMs, reserve }:
       if (received > maxBytes) return finish({ kind: 'tooLarge' });
       if (!reserve(received)) return finish({ kind: 'overBudget' });
       chunks.push(chunk);
+      idle.refresh();
     };
     const onEnd = () => finish({ kind: 'body', bytes: Buffer.concat(chunks, received) });
     // 'close' before 'end': the client went away mid-body.
     const onAborted = () => finish({ kind: 'aborted' });
-    const timer = setTimeout(() => finish({ kind: 'timeout' }), timeoutMs);
+    const deadline = setTimeout(() => finish({ kind: 'timeout' }), timeoutMs);
+    const idle = setTimeout(() => finish({ kind: 'timeout' }), Math.min(idleTimeoutMs, timeoutMs));
 
     req.on('data', onData).on('end', onEnd).on('error', onAborted).on('close', onAborted);
   });

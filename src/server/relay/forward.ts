@@ -12,7 +12,7 @@ export type Forwarder = { forward(envelope: Buffer, clientIp: string): Promise<O
 
 type Timeouts = { connectTimeoutMs: number; headersTimeoutMs: number; bodyTimeoutMs: number; totalTimeoutMs: number };
 
-/** The upstream answer is a short JSON; anything longer is not worth relaying (relay-design R-F4). */
+/** The upstream answer is a short JSON; anything longer is not worth relaying, nor holding in memory. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = 'polysite-relay/1';
 
@@ -40,7 +40,7 @@ export function createForwarder(dsn: Dsn, timeouts: Timeouts, connections: numbe
     // A pool already destroyed (or closing) has nothing left to wait for.
     close: () => (closing ??= pool.destroyed ? Promise.resolve() : pool.close().catch(() => {})),
     async forward(envelope, clientIp) {
-      // The overall deadline covers connect, headers and body together (relay-design R-F3).
+      // The overall deadline covers connect, headers and body together, so no mix of slow steps outlasts it.
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeouts.totalTimeoutMs);
       try {
@@ -53,7 +53,7 @@ export function createForwarder(dsn: Dsn, timeouts: Timeouts, connections: numbe
             'content-type': 'application/x-sentry-envelope',
             'content-length': String(envelope.length),
             'user-agent': USER_AGENT,
-            // Sentry infers the user's IP from this; without it every event gets ours (SJS #8664).
+            // Sentry infers the user's IP from this; without it every event gets ours (getsentry/sentry-javascript#8664).
             // Only a real address goes out, never whatever string clientIp() was handed.
             ...(isIP(clientIp) ? { 'x-forwarded-for': unmapped(clientIp) } : {}),
           },

@@ -1,23 +1,13 @@
-import { describe, test, type TestContext } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { parseEnvelope } from '@sentry/core';
 import { closedPort, FORWARDED_HEADER_NAMES, startUpstream } from '../../helpers/upstream.ts';
-import { CLIENT_IP, dsnFor, makeEnvelope, post, startRelay } from './harness.ts';
-import type { RelayOptions } from '../../../src/server/relay/index.ts';
+import { waitFor } from '../../helpers/wait.ts';
+import { CLIENT_IP, dsnFor, makeEnvelope, post, setup, startRelay } from './harness.ts';
 
 /** What goes upstream, what comes back, and what happens when upstream misbehaves. */
-async function setup(t: TestContext, reply?: Parameters<typeof startUpstream>[0], options: Partial<RelayOptions> = {}) {
-  const upstream = await startUpstream(reply);
-  const relay = await startRelay(upstream, options);
-  t.after(async () => {
-    await relay.close();
-    await upstream.close();
-  });
-  return { upstream, relay, envelope: makeEnvelope({ dsn: dsnFor(upstream) }) };
-}
-
 const TIMEOUT = { timeout: 15_000 };
 
 describe('the bytes upstream', TIMEOUT, () => {
@@ -68,7 +58,7 @@ describe('the bytes upstream', TIMEOUT, () => {
   });
 
   test('should leave X-Forwarded-For out when clientIp() is not an address', async (t) => {
-    const { upstream, relay, envelope } = await setup(t, undefined, { clientIp: () => '1.2.3.4\r\nX-Injected: yes' });
+    const { upstream, relay, envelope } = await setup(t, { options: { clientIp: () => '1.2.3.4\r\nX-Injected: yes' } });
     assert.equal((await post(relay, envelope)).status, 200);
     assert.equal(upstream.received[0]!.headers['x-forwarded-for'], undefined);
     assert.equal(upstream.received[0]!.headers['x-injected'], undefined);
@@ -114,7 +104,7 @@ describe('the answer from upstream', TIMEOUT, () => {
 
   for (const status of [200, 429]) {
     test(`should pass Retry-After and X-Sentry-Rate-Limits through on ${status}, and nothing else`, async (t) => {
-      const { relay, envelope } = await setup(t, () => ({ status, headers: SENTRY_HEADERS }));
+      const { relay, envelope } = await setup(t, { reply: () => ({ status, headers: SENTRY_HEADERS }) });
       const answer = await post(relay, envelope);
       assert.equal(answer.status, status);
       assert.equal(answer.headers['retry-after'], '60');
@@ -134,7 +124,9 @@ describe('the answer from upstream', TIMEOUT, () => {
   }
 
   test('should answer {} for a body that is not JSON', async (t) => {
-    const { relay, envelope } = await setup(t, () => ({ headers: { 'Content-Type': 'text/html' }, body: '<script>alert(1)</script>' }));
+    const { relay, envelope } = await setup(t, {
+      reply: () => ({ headers: { 'Content-Type': 'text/html' }, body: '<script>alert(1)</script>' }),
+    });
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 200);
     assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
@@ -142,7 +134,9 @@ describe('the answer from upstream', TIMEOUT, () => {
   });
 
   test('should answer {} for a compressed body rather than decompress it', async (t) => {
-    const { relay, envelope } = await setup(t, () => ({ headers: { 'Content-Encoding': 'gzip' }, body: gzipSync('{"id":"x"}') }));
+    const { relay, envelope } = await setup(t, {
+      reply: () => ({ headers: { 'Content-Encoding': 'gzip' }, body: gzipSync('{"id":"x"}') }),
+    });
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 200);
     assert.equal(answer.headers['content-encoding'], undefined);
@@ -152,7 +146,7 @@ describe('the answer from upstream', TIMEOUT, () => {
   test('should still answer when upstream sends a huge body (5 MB), without relaying it', async (t) => {
     // Valid JSON, so only the cap can turn it into {}.
     const huge = Buffer.from(JSON.stringify({ id: 'x', padding: 'p'.repeat(5 * 1024 * 1024) }));
-    const { relay, envelope } = await setup(t, () => ({ body: huge }));
+    const { relay, envelope } = await setup(t, { reply: () => ({ body: huge }) });
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 200);
     assert.equal(answer.body.toString(), '{}');
@@ -161,12 +155,12 @@ describe('the answer from upstream', TIMEOUT, () => {
   });
 
   test('should relay a short upstream answer as it came', async (t) => {
-    const { relay, envelope } = await setup(t, () => ({ body: '{"id":"0123456789abcdef0123456789abcdef"}' }));
+    const { relay, envelope } = await setup(t, { reply: () => ({ body: '{"id":"0123456789abcdef0123456789abcdef"}' }) });
     assert.equal((await post(relay, envelope)).body.toString(), '{"id":"0123456789abcdef0123456789abcdef"}');
   });
 
   test('should not wait for an upstream body declared longer than the cap', async (t) => {
-    const { relay, envelope } = await setup(t, () => 'declare-huge-then-stall');
+    const { relay, envelope } = await setup(t, { reply: () => 'declare-huge-then-stall' });
     const started = Date.now();
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 200);
@@ -189,7 +183,7 @@ describe('upstream down, hanging or redirecting', TIMEOUT, () => {
   });
 
   test('should answer 504 when the upstream accepts and never answers', async (t) => {
-    const { upstream, relay, envelope } = await setup(t, () => 'hang', { headersTimeoutMs: 300 });
+    const { upstream, relay, envelope } = await setup(t, { reply: () => 'hang', options: { headersTimeoutMs: 300 } });
     const started = Date.now();
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 504);
@@ -200,14 +194,14 @@ describe('upstream down, hanging or redirecting', TIMEOUT, () => {
   });
 
   test('should answer 504 when the upstream stalls in the middle of its body', async (t) => {
-    const { relay, envelope } = await setup(t, () => 'stall', { bodyTimeoutMs: 300 });
+    const { relay, envelope } = await setup(t, { reply: () => 'stall', options: { bodyTimeoutMs: 300 } });
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 504);
     assert.ok(relay.logs.some((line) => line.includes('UND_ERR_BODY_TIMEOUT')));
   });
 
   test('should answer 504 at the overall deadline, whichever undici timeout is longer', async (t) => {
-    const { relay, envelope } = await setup(t, () => 'hang', { totalTimeoutMs: 300 });
+    const { relay, envelope } = await setup(t, { reply: () => 'hang', options: { totalTimeoutMs: 300 } });
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 504);
     assert.ok(relay.logs.some((line) => line.includes('total timeout')));
@@ -216,10 +210,9 @@ describe('upstream down, hanging or redirecting', TIMEOUT, () => {
   test('should answer 502 to a redirect and never follow it', async (t) => {
     const elsewhere = await startUpstream();
     t.after(() => elsewhere.close());
-    const { upstream, relay, envelope } = await setup(t, () => ({
-      status: 302,
-      headers: { Location: `${elsewhere.origin}/api/42/envelope/`, 'Retry-After': '5' },
-    }));
+    const { upstream, relay, envelope } = await setup(t, {
+      reply: () => ({ status: 302, headers: { Location: `${elsewhere.origin}/api/42/envelope/`, 'Retry-After': '5' } }),
+    });
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 502);
     assert.equal(answer.headers.location, undefined);
@@ -232,9 +225,9 @@ describe('upstream down, hanging or redirecting', TIMEOUT, () => {
 describe('close()', TIMEOUT, () => {
   test('should wait for a forward in flight, then close the pool', async (t) => {
     let release!: () => void;
-    const { upstream, relay, envelope } = await setup(t, () => new Promise((resolve) => (release = () => resolve({}))));
+    const { upstream, relay, envelope } = await setup(t, { reply: () => new Promise((resolve) => (release = () => resolve({}))) });
     const pending = post(relay, envelope);
-    while (upstream.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => upstream.received.length > 0);
     const closed = relay.relay.close();
     release();
     assert.equal((await pending).status, 200);

@@ -1,11 +1,12 @@
 import { request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
 import Koa from 'koa';
 import { createEnvelope, serializeEnvelope, type Envelope } from '@sentry/core';
 import { createRelay, type Relay, type RelayOptions } from '../../../src/server/relay/index.ts';
 import { parseDsn } from '../../../src/server/relay/dsn.ts';
 import type { Logger } from '../../../src/server/log.ts';
-import type { Upstream } from '../../helpers/upstream.ts';
+import { startUpstream, type Reply, type Received, type Upstream } from '../../helpers/upstream.ts';
 
 export const PATH = '/monitoring';
 /** What the app resolved as the client's address (a documentation address: a string, never dialled). */
@@ -70,6 +71,23 @@ export async function startRelay(upstream: Pick<Upstream, 'port'>, options: Part
   };
 }
 
+/**
+ * A loopback stand-in for Sentry answering with `reply`, the relay in front of it
+ * with `options`, and a valid envelope for that relay; both stop after the test.
+ */
+export async function setup(
+  t: TestContext,
+  { reply, options }: { reply?: (request: Received) => Reply | Promise<Reply>; options?: Partial<RelayOptions> } = {},
+) {
+  const upstream = await startUpstream(reply);
+  const relay = await startRelay(upstream, options);
+  t.after(async () => {
+    await relay.close();
+    await upstream.close();
+  });
+  return { upstream, relay, envelope: makeEnvelope({ dsn: dsnFor(upstream) }) };
+}
+
 export type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
 
 /** A real HTTP request, no keep-alive, so nothing is left open after the test. */
@@ -77,7 +95,7 @@ export function post(
   target: RunningRelay,
   body: Buffer | string,
   headers: Record<string, string> = {},
-  { method = 'POST', path = PATH } = {},
+  { method = 'POST', path = PATH, localAddress = '127.0.0.1' } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -86,6 +104,7 @@ export function post(
         port: target.port,
         path,
         method,
+        localAddress,
         agent: false,
         headers: { 'Content-Length': String(Buffer.byteLength(body)), ...headers },
       },
@@ -106,7 +125,11 @@ export function post(
  * as any answer arrives, and resolves with everything the server sent until it closed.
  * For requests node:http will not send: a lying Content-Length, a body cut short.
  */
-export function rawExchange(target: RunningRelay, head: string, chunks: Buffer[] = []): Promise<{ response: string; written: number }> {
+export function rawExchange(
+  target: Pick<RunningRelay, 'port'>,
+  head: string,
+  chunks: Buffer[] = [],
+): Promise<{ response: string; written: number }> {
   return new Promise((resolve, reject) => {
     const socket = connect(target.port, '127.0.0.1');
     let response = '';
@@ -137,6 +160,28 @@ export function rawExchange(target: RunningRelay, head: string, chunks: Buffer[]
       reject(error);
     });
   });
+}
+
+/**
+ * An upload that sends its headers (declaring `declared` bytes) and the first `sent`
+ * bytes of its body, then nothing: what a client holding a slot open does. Connects
+ * from `localAddress` (any 127.x address is this machine), so tests can play several
+ * clients. `answer` is what the server sent before it closed; `close()` ends it.
+ */
+export async function heldUpload(
+  target: RunningRelay,
+  { declared, sent = Buffer.alloc(0), localAddress = '127.0.0.1' }: { declared: number; sent?: Buffer; localAddress?: string },
+): Promise<{ answer: Promise<string>; close(): void }> {
+  const socket = connect({ port: target.port, host: '127.0.0.1', localAddress });
+  let response = '';
+  socket.on('data', (data) => (response += data.toString('latin1')));
+  socket.on('error', () => {});
+  const answer = new Promise<string>((resolve) => socket.on('close', () => resolve(response)));
+  const head = `POST ${PATH} HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ${declared}\r\n\r\n`;
+  await new Promise<void>((resolve) =>
+    socket.once('connect', () => socket.write(Buffer.concat([Buffer.from(head), sent]), () => resolve())),
+  );
+  return { answer, close: () => socket.destroy() };
 }
 
 /** The status line and headers of a raw HTTP response. */

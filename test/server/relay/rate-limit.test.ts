@@ -2,9 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clientKey, createRateLimiter } from '../../../src/server/relay/rate-limit.ts';
 
-function limiter(options: { ratePerMinute: number; burst: number }) {
+function limiter(options: { ratePerMinute: number; burst: number; maxClients?: number }) {
   let time = 1_000_000;
-  const limit = createRateLimiter({ ...options, now: () => time });
+  const limit = createRateLimiter({ maxClients: 10_000, ...options, now: () => time });
   return { limit, advance: (ms: number) => (time += ms) };
 }
 
@@ -37,6 +37,23 @@ describe('createRateLimiter', () => {
     limit.take('198.51.100.1');
     assert.equal(limit.size(), 1);
   });
+
+  test('should hold at most maxClients buckets however many arrive at once, forgetting the quietest', () => {
+    const { limit } = limiter({ ratePerMinute: 60, burst: 1, maxClients: 3 });
+    assert.equal(limit.take('192.0.2.1'), true);
+    assert.equal(limit.take('192.0.2.2'), true);
+    assert.equal(limit.take('192.0.2.3'), true);
+    assert.equal(limit.take('192.0.2.1'), false, 'seen again: now the most recent');
+    for (let i = 0; i < 1_000; i++) limit.take(`client-${i}`);
+    assert.equal(limit.size(), 3);
+    const { limit: small } = limiter({ ratePerMinute: 60, burst: 1, maxClients: 2 });
+    small.take('192.0.2.1');
+    small.take('192.0.2.2');
+    small.take('192.0.2.1');
+    small.take('192.0.2.3');
+    assert.equal(small.take('192.0.2.1'), false, 'the most recently seen client is kept');
+    assert.equal(small.take('192.0.2.2'), true, 'the quietest was forgotten');
+  });
 });
 
 describe('clientKey', () => {
@@ -49,6 +66,10 @@ describe('clientKey', () => {
     ['2001:0db8:0001:0002::9', '2001:db8:1:2::/64'],
     ['::1', '0:0:0:0::/64'],
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['0:0:0:0:0:ffff:192.0.2.1', '192.0.2.1'],
+    ['::FFFF:c000:0201', '192.0.2.1'],
+    ['2001:db8:1:2::192.0.2.1', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2:3:4::', '2001:db8:1:2::/64'],
     ['not-an-ip', 'not-an-ip'],
   ] as const) {
     test(`should key ${ip} as ${key}`, () => {

@@ -1,27 +1,14 @@
-import { describe, test, type TestContext } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEnvelope } from '@sentry/core';
-import { startUpstream, type Reply, type Upstream } from '../../helpers/upstream.ts';
-import { PATH, dsnFor, makeEnvelope, parseRaw, post, rawExchange, startRelay } from './harness.ts';
-import type { RelayOptions } from '../../../src/server/relay/index.ts';
+import type { Reply, Upstream } from '../../helpers/upstream.ts';
+import { waitFor } from '../../helpers/wait.ts';
+import { PATH, dsnFor, heldUpload, makeEnvelope, parseRaw, post, rawExchange, setup } from './harness.ts';
 
 /**
  * The relay's status table, one test per row, against a real loopback stand-in
  * for Sentry. Every refusal also proves that nothing reached the stand-in.
  */
-async function setup(
-  t: TestContext,
-  { reply, options }: { reply?: Parameters<typeof startUpstream>[0]; options?: Partial<RelayOptions> } = {},
-) {
-  const upstream = await startUpstream(reply);
-  const relay = await startRelay(upstream, options);
-  t.after(async () => {
-    await relay.close();
-    await upstream.close();
-  });
-  return { upstream, relay, envelope: makeEnvelope({ dsn: dsnFor(upstream) }) };
-}
-
 function assertNothingUpstream(upstream: Upstream) {
   assert.equal(upstream.received.length, 0, 'nothing reached the upstream');
 }
@@ -130,6 +117,10 @@ describe('400: malformed envelope header', TIMEOUT, () => {
     ['a numeric dsn', () => makeEnvelope({ dsn: 42 })],
     ['a dsn object', (dsn) => makeEnvelope({ dsn: { dsn } })],
     ['a header that is not UTF-8', () => Buffer.concat([Buffer.from('{"dsn":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')])],
+    [
+      'a header that repeats dsn (ours last, as JSON.parse would keep)',
+      (dsn) => Buffer.from(`{"dsn":"http://x@example.com/1","dsn":"${dsn}"}\n`),
+    ],
     ['a first line longer than 16 KiB', (dsn) => makeEnvelope({ dsn, header: { pad: 'x'.repeat(16 * 1024) } })],
   ];
   for (const [name, body] of cases) {
@@ -250,6 +241,17 @@ describe('408: slow body', TIMEOUT, () => {
     assert.equal(headers.get('connection'), 'close');
     assertNothingUpstream(upstream);
   });
+
+  test('should cut a body that makes no progress for the idle time, long before the whole-body deadline', async (t) => {
+    const { upstream, relay, envelope } = await setup(t, { options: { readTimeoutMs: 60_000, idleTimeoutMs: 300 } });
+    const head = `POST ${PATH} HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${envelope.length}\r\n\r\n`;
+    // rawExchange gives up after 5 s: only the idle timeout can answer in time.
+    const { response } = await rawExchange(relay, head, [envelope.subarray(0, envelope.length >> 1)]);
+    const { status, headers } = parseRaw(response);
+    assert.equal(status, 408);
+    assert.equal(headers.get('connection'), 'close');
+    assertNothingUpstream(upstream);
+  });
 });
 
 describe('405: methods other than POST', TIMEOUT, () => {
@@ -289,7 +291,18 @@ describe('429: load shedding', TIMEOUT, () => {
     assert.equal((await post(relay, envelope)).status, 200, 'another client is not affected');
   });
 
-  test('should cap forwards in flight and answer 429 past the cap', async (t) => {
+  test('should key a client whose address is not an IP by its socket, so made-up values share one bucket', async (t) => {
+    let request = 0;
+    const { upstream, relay, envelope } = await setup(t, {
+      options: { burst: 2, ratePerMinute: 1, clientIp: () => `not-an-address-${request++}-${'x'.repeat(15_000)}` },
+    });
+    assert.equal((await post(relay, envelope)).status, 200);
+    assert.equal((await post(relay, envelope)).status, 200);
+    assert.equal((await post(relay, envelope)).status, 429, 'the third from this socket address is limited');
+    assert.equal(upstream.received.length, 2);
+  });
+
+  test('should cap forwards in flight and answer 429 past the cap, asking for a short back-off', async (t) => {
     let release!: () => void;
     const held = new Promise<Reply>((resolve) => (release = () => resolve({})));
     const { upstream, relay, envelope } = await setup(t, { reply: () => held, options: { maxInFlight: 1 } });
@@ -299,7 +312,9 @@ describe('429: load shedding', TIMEOUT, () => {
     assert.equal(relay.relay.inFlight(), 1);
     const second = await post(relay, envelope);
     assert.equal(second.status, 429);
-    assert.equal(second.headers['retry-after'], '30');
+    // Not this sender's doing: every visitor who meets it goes silent for as long as we ask.
+    assert.equal(second.headers['retry-after'], '2');
+    assert.equal(second.headers['x-sentry-rate-limits'], '2::organization');
 
     release();
     assert.equal((await first).status, 200);
@@ -307,17 +322,64 @@ describe('429: load shedding', TIMEOUT, () => {
     assert.equal(upstream.received.length, 1, 'the refused envelope did not go upstream');
   });
 
-  test('should answer 429 when the shared buffer budget is spent', async (t) => {
+  test('should answer 429 with a short back-off when the shared buffer budget is spent, and warn', async (t) => {
     const { upstream, relay, envelope } = await setup(t, { options: { maxBufferedBytes: 100 } });
     assert.ok(envelope.length > 100);
     const answer = await post(relay, envelope);
     assert.equal(answer.status, 429);
-    assert.equal(answer.headers['retry-after'], '30');
+    assert.equal(answer.headers['retry-after'], '2');
+    assert.equal(answer.headers['x-sentry-rate-limits'], '2::organization');
+    assert.ok(
+      relay.logs.some((line) => JSON.parse(line).level === 'warn' && line.includes('budget spent')),
+      'a spent budget is logged at warn',
+    );
     assertNothingUpstream(upstream);
   });
-});
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.ok(condition(), 'condition met within 2 s');
-}
+  test('should not let uploads that declare a length and send nothing shed another address', async (t) => {
+    // Four declare the whole budget between them (each the largest body allowed); none sends a byte.
+    const { upstream, relay, envelope } = await setup(t, {
+      options: {
+        maxBytes: 64 * 1024,
+        maxBufferedBytes: 256 * 1024,
+        idleTimeoutMs: 5_000,
+        clientIp: (ctx) => ctx.req.socket.remoteAddress!,
+      },
+    });
+    const idle = await Promise.all(Array.from({ length: 13 }, () => heldUpload(relay, { declared: 64 * 1024 })));
+    t.after(() => {
+      for (const upload of idle) upload.close();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const answer = await post(relay, envelope, {}, { localAddress: '127.0.0.2' });
+    assert.equal(answer.status, 200);
+    assert.equal(upstream.received.length, 1);
+    assert.equal(relay.relay.bufferedBytes(), 0, 'declared lengths reserve nothing');
+  });
+
+  test('should let one address hold only its share of the budget, with a short back-off past it', async (t) => {
+    const { upstream, relay } = await setup(t, {
+      options: {
+        maxBufferedBytes: 1024 * 1024,
+        perClientBufferedBytes: 128 * 1024,
+        idleTimeoutMs: 5_000,
+        clientIp: (ctx) => ctx.req.socket.remoteAddress!,
+      },
+    });
+    // Two uploads from one address send all but their last byte and hold it: 120 KiB held.
+    const held = await Promise.all([1, 2].map(() => heldUpload(relay, { declared: 60 * 1024 + 1, sent: Buffer.alloc(60 * 1024, 0x61) })));
+    t.after(() => {
+      for (const upload of held) upload.close();
+    });
+    await waitFor(() => relay.relay.bufferedBytes() === 120 * 1024);
+
+    const big = makeEnvelope({ dsn: dsnFor(upstream), items: [[{ type: 'attachment', filename: 'a.txt' }, 'x'.repeat(30 * 1024)]] });
+    const refused = await post(relay, big);
+    assert.equal(refused.status, 429, 'a third upload from the same address passes its share');
+    assert.equal(refused.headers['retry-after'], '2');
+    const other = await post(relay, big, {}, { localAddress: '127.0.0.2' });
+    assert.equal(other.status, 200, 'another address still has its share');
+    assert.equal(upstream.received.length, 1);
+  });
+});

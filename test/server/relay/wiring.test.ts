@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { get } from '../../helpers/http.ts';
 import { startServer, type RunningServer } from '../../helpers/server.ts';
 import { FORWARDED_HEADER_NAMES, startUpstream, type Upstream } from '../../helpers/upstream.ts';
+import { parseRaw, rawExchange } from './harness.ts';
 
 /**
  * The relay as the built server mounts it (`node dist/server/main.js` with
@@ -58,6 +59,25 @@ describe('the client address sent upstream', () => {
       assert.equal((await relayed(server, { 'X-Forwarded-For': '6.6.6.6, 203.0.113.7' })).headers['x-forwarded-for'], '203.0.113.7');
       assert.equal((await relayed(server, {})).headers['x-forwarded-for'], '127.0.0.1', 'no header: the socket');
       assert.equal((await relayed(server, { 'X-Forwarded-For': 'garbage' })).headers['x-forwarded-for'], undefined, 'not an address: none');
+    });
+  });
+});
+
+describe('a request whose framing hides past the header limit', () => {
+  test('is refused with 431 and its connection closed, so nothing in its body is read as a request', async () => {
+    await withServer({}, async (server) => {
+      // 100 junk headers first: Node keeps 100 in req.headers, yet frames the body by the Content-Length after them.
+      const junk = Array.from({ length: 100 }, (_, i) => `X-Junk-${i}: ${i}\r\n`).join('');
+      const head = `POST /monitoring HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\n${junk}Content-Length: 6291456\r\n\r\n`;
+      const body = Array<Buffer>(96).fill(Buffer.alloc(64 * 1024, 0x61));
+      const pipelined = Buffer.from('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      // Resolves once the server closes the connection; fails after 5 s if it keeps it open.
+      const { response } = await rawExchange(server, head, [...body, pipelined]);
+      const { status, headers } = parseRaw(response);
+      assert.equal(status, 431);
+      assert.equal(headers.get('connection'), 'close');
+      assert.equal(response.match(/HTTP\/1\.1 /g)?.length, 1, 'one answer, then the connection closed');
+      assert.equal((await fetch(`${server.url}/healthz`)).status, 200, 'still serving');
     });
   });
 });

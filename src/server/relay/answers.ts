@@ -5,31 +5,38 @@ import type { Outcome } from './forward.ts';
 // What the browser hears: the relay's own answers, and the upstream's as the SDK needs them.
 
 /**
- * How long the SDK should back off when we shed load ourselves. The bucket refills
- * faster than this, but the SDK reads a 429 without these headers as "stop everything
- * for 60 s" (A.4), and a short wait only brings a throttled tab straight back.
+ * How long the SDK should back off when a client exceeds its own rate. The bucket
+ * refills faster than this, but the SDK reads a 429 without these headers as "stop
+ * everything for 60 s", and a short wait only brings a throttled tab straight back.
  */
-const SHED_SECONDS = 30;
+export const OWN_RATE_BACKOFF_SECONDS = 30;
+/**
+ * How long when we shed for a reason that is not this sender's own rate (the shared
+ * buffer budget, the forwards in flight): every visitor who meets that 429 goes
+ * silent for as long as we ask, so ask for a moment, not half a minute. Otherwise
+ * anyone able to fill the relay briefly could keep everybody's monitoring dark.
+ */
+export const OVERLOAD_BACKOFF_SECONDS = 2;
 
 /**
- * The upstream answer, as the SDK needs it (A.4): the status (2xx and the 4xx it acts
- * on mirrored), and only the two headers it reads. Never Set-Cookie, HSTS, Alt-Svc or
- * Location: they would speak for our origin (SJS #8931).
+ * The upstream answer, as the SDK needs it: the status (2xx and the 4xx it acts on
+ * mirrored), and only the two headers it reads. Never Set-Cookie, HSTS, Alt-Svc or
+ * Location: they would speak for our origin (getsentry/sentry-javascript#8931).
  */
-export function respond(ctx: Koa.Context, outcome: Outcome): void {
+export function relayOutcome(ctx: Koa.Context, outcome: Outcome): void {
   if (outcome.kind !== 'response') {
     ctx.status = outcome.kind === 'timeout' ? 504 : 502;
     ctx.body = {};
     return;
   }
   const { status } = outcome;
-  // 3xx: redirects are never followed (a redirect could point anywhere, R-F4).
+  // 3xx: redirects are never followed (a redirect could point anywhere).
   // 5xx and the other 4xx (401, 404...): upstream or our configuration failed,
   // not the envelope, so the browser hears 502 rather than a misleading mirror.
   const mirrored = (status >= 200 && status < 300) || [400, 403, 413, 429].includes(status);
   if (status < 300 || status >= 400) {
     // Kept on 502 too (the design table says none): a Relay 503 with Retry-After is
-    // overload, and the SDK backs off only if it sees the header (A.4).
+    // overload, and the SDK backs off only if it sees the header.
     if (outcome.retryAfter !== undefined) ctx.set('Retry-After', outcome.retryAfter);
     if (outcome.rateLimits !== undefined) ctx.set('X-Sentry-Rate-Limits', outcome.rateLimits);
   }
@@ -47,10 +54,13 @@ export function reject(ctx: Koa.Context, status: number, message: string): void 
   ctx.body = message;
 }
 
-/** Our own 429 carries both headers the SDK reads, so it backs off instead of retrying (R-P3). */
-export function shed(ctx: Koa.Context, message: string): void {
-  ctx.set('Retry-After', String(SHED_SECONDS));
-  ctx.set('X-Sentry-Rate-Limits', `${SHED_SECONDS}::organization`);
+/**
+ * Our own 429 carries both headers the SDK reads (`Retry-After` and a matching
+ * `X-Sentry-Rate-Limits` for every category), so it backs off instead of retrying.
+ */
+export function shed(ctx: Koa.Context, message: string, seconds: number): void {
+  ctx.set('Retry-After', String(seconds));
+  ctx.set('X-Sentry-Rate-Limits', `${seconds}::organization`);
   reject(ctx, 429, message);
 }
 
