@@ -59,10 +59,20 @@ export function escapeJsonForHtml(json: string): string {
  * document, and the browser reads it back from the DOM (see readPayload), so a
  * page never carries its content twice.
  */
-export function serializePayload(payload: Payload): string {
+export function serializePayload(payload: Payload, shared: string = serializeShared(payload)): string {
   const { screen } = payload.page;
-  const slim = 'html' in screen ? { ...payload, page: { ...payload.page, screen: { ...screen, html: '' } } } : payload;
-  return escapeJsonForHtml(JSON.stringify(slim));
+  const page = 'html' in screen ? { ...payload.page, screen: { ...screen, html: '' } } : payload.page;
+  const opening = escapeJsonForHtml(JSON.stringify({ page }).slice(0, -1)); // `{"page":{...}`
+  return shared === '}' ? `${opening}}` : `${opening},${shared}`;
+}
+
+/**
+ * The part of the payload every page of a locale embeds alike (its messages and
+ * the monitoring settings), serialized and escaped once: `"messages":{...}}`.
+ * Pass it to serializePayload to skip the largest part of the work per page.
+ */
+export function serializeShared({ messages, monitoring }: Omit<Payload, 'page'>): string {
+  return escapeJsonForHtml(JSON.stringify({ messages, monitoring }).slice(1));
 }
 
 /** Browser side: the payload of the current document, with the content restored. */

@@ -59,7 +59,11 @@ export class StoredBody {
 export function compressStream(stream: Readable, encoding: Exclude<Encoding, 'identity'>): Transform {
   const compressor =
     encoding === 'br'
-      ? createBrotliCompress({ flush: constants.BROTLI_OPERATION_FLUSH, params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+      ? createBrotliCompress({
+          flush: constants.BROTLI_OPERATION_FLUSH,
+          // A 256 KiB window (the default is 4 MiB) holds any page whole, and 32 renders at once do not cost 128 MiB.
+          params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 18 },
+        })
       : createGzip({ flush: constants.Z_SYNC_FLUSH, level: 6 });
   stream.on('error', (error) => compressor.destroy(error));
   compressor.on('close', () => stream.destroy());

@@ -14,7 +14,7 @@ import type { RenderCache } from './bounded-cache.ts';
 import { renderStream } from './render.ts';
 import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream } from './send.ts';
 import type { MonitoringInit, PageData } from '../routes/types.ts';
-import { serializePayload } from '../routes/page-data.ts';
+import { serializePayload, serializeShared } from '../routes/page-data.ts';
 
 type Deps = {
   decide: Decider;
@@ -32,18 +32,19 @@ type Deps = {
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
 export function pagesMiddleware(deps: Deps): Middleware {
   const { decide, policy, store, monitoring } = deps;
-  // A page's embedded JSON (page data + its locale's messages) never changes between
-  // deploys: serialize and escape it once per page, not per request. Not-found data
-  // names the requested path, so it is made each time.
-  const payloads = new WeakMap<PageData, string>();
+  // The embedded JSON's largest part, the locale's messages (with the monitoring
+  // settings), is the same for every page of the locale: serialized once, at the
+  // first render in that locale. The page's own part, without its HTML, is small.
+  const shared = new Map<string, string>();
   const embedded = (page: PageData): string => {
-    let json = payloads.get(page);
-    if (json === undefined) {
-      const messages = store.messages(page.locale);
-      json = serializePayload(monitoring ? { page, messages, monitoring } : { page, messages });
-      if (page.status === 200) payloads.set(page, json);
+    let tail = shared.get(page.locale);
+    if (tail === undefined) {
+      tail = serializeShared(
+        monitoring ? { messages: store.messages(page.locale), monitoring } : { messages: store.messages(page.locale) },
+      );
+      shared.set(page.locale, tail);
     }
-    return json;
+    return serializePayload({ page }, tail);
   };
   const sendDeps = { ...deps, embedded };
   return async (ctx) => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dataUrl, escapeJsonForHtml, parseDataUrl, serializePayload } from '../../src/routes/page-data.ts';
+import { dataUrl, escapeJsonForHtml, parseDataUrl, serializePayload, serializeShared } from '../../src/routes/page-data.ts';
 import type { PageData } from '../../src/routes/types.ts';
 
 const hostile = ['</script><script>alert(1)</script>', '<!-- x', 'a\u2028b\u2029c', '&amp; <b>', '"quotes" \\ back'];
@@ -28,6 +28,18 @@ test('the embedded payload leaves out the content HTML (it is in the document al
   const json = serializePayload({ page });
   assert.doesNotMatch(json, /Long content/);
   assert.equal(JSON.parse(json).page.screen.title, 'T');
+});
+
+test('a payload with its shared part serialized ahead is the same JSON, escaped', () => {
+  const page = makePage('<p>x</p>');
+  const messages = { 'a.b': [{ type: 0, value: '</script><!--' }] } as never;
+  const monitoring = { dsn: 'https://k@o.example/1', tunnel: '/monitoring', environment: 'e', release: 'r', tracesSampleRate: 0.1 };
+  for (const payload of [{ page }, { page, messages }, { page, messages, monitoring }]) {
+    const json = serializePayload(payload, serializeShared(payload));
+    assert.equal(json, serializePayload(payload));
+    assert.doesNotMatch(json, /<|>|&/);
+    assert.deepEqual(JSON.parse(json), { ...payload, page: { ...page, screen: { ...page.screen, html: '' } } });
+  }
 });
 
 function makePage(html: string): PageData {
