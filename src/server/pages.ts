@@ -1,10 +1,11 @@
 import type { Context, Middleware } from 'koa';
 import { createElement } from 'react';
+import { App } from '../routes/app.tsx';
 import { isBot } from './bots.ts';
 import type { CachePolicy } from './cache-policy.ts';
 import { StoredBody } from './compression.ts';
 import type { Decider } from './decide.ts';
-import { Document } from './document.tsx';
+import { documentShell } from './document.ts';
 import { HttpError } from './errors.ts';
 import type { Logger } from './log.ts';
 import { reportServerError } from './server-monitoring.ts';
@@ -104,7 +105,8 @@ async function sendPage(
   }
 
   let failed = false;
-  const stream = await renderStream(createElement(Document, { page, intl: store.intl(page.locale), payload: embedded(page), manifest }), {
+  const app = createElement(App, { page, intl: store.intl(page.locale) });
+  const stream = await renderStream(app, documentShell(page, manifest, embedded(page)), {
     waitForAll: isBot(ctx.get('User-Agent')),
     timeoutMs: renderTimeoutMs,
     onError: (error) => {

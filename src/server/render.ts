@@ -3,18 +3,24 @@ import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 
 /**
- * Streams a React document. Resolves once the response can start: at the shell
- * for people, when everything is ready for crawlers (they want the complete
- * document). Rejects on a shell error, before any byte is sent, so the caller can
- * still answer 500. A timer aborts a render that never finishes.
+ * Streams a document: `shell.before`, the React element, `shell.after`.
+ * Resolves once the response can start: at React's shell for people, when
+ * everything is ready for crawlers (they want the complete document). Rejects on
+ * a shell error, before any byte is sent, so the caller can still answer 500. A
+ * timer aborts a render that never finishes.
  * (After react-router's entry.server.node.tsx.)
  */
 export function renderStream(
   element: ReactNode,
+  shell: { before: string; after: string },
   options: { waitForAll: boolean; timeoutMs: number; onError: (error: unknown) => void },
 ): Promise<Readable> {
   return new Promise((resolve, reject) => {
     const body = new PassThrough();
+    // React writes into `inner`, which feeds `body` (with backpressure) and, once
+    // React is done, lets the closing part through before `body` ends.
+    const inner = new PassThrough();
+    inner.on('end', () => body.end(shell.after));
     let timer: NodeJS.Timeout | undefined;
     const { pipe, abort } = renderToPipeableStream(element, {
       onShellReady() {
@@ -41,10 +47,15 @@ export function renderStream(
     // The stream ended: stop the timer. The client went away mid-render: let React stop too.
     body.on('close', () => {
       clearTimeout(timer);
-      if (!body.writableFinished) stop();
+      if (!body.writableFinished) {
+        stop();
+        inner.destroy();
+      }
     });
     function start() {
-      pipe(body);
+      body.write(shell.before);
+      inner.pipe(body, { end: false });
+      pipe(inner);
       resolve(body);
     }
   });

@@ -92,7 +92,7 @@ describe('pages', () => {
     assert.match(response.body, /<html lang="de" dir="ltr">/);
     assert.match(response.body, /<link rel="canonical" href="https:\/\/example\.test\/de\/docs\/guides\/install"\/>/);
     for (const locale of ['en', 'de', 'fr', 'ja', 'ar', 'x-default']) {
-      assert.match(response.body, new RegExp(`<link rel="alternate" hrefLang="${locale}" href="https://example\\.test/`));
+      assert.match(response.body, new RegExp(`<link rel="alternate" hreflang="${locale}" href="https://example\\.test/`));
     }
     assert.doesNotMatch(response.body, /evil\.example/);
     assert.match(response.body, /<title>[^<]+<\/title>/);
@@ -123,8 +123,8 @@ describe('pages', () => {
     assert.match(response.body, /<html lang="ja"/);
     assert.match(response.body, /class="notice"/);
     assert.match(response.body, /<article class="docs-article" lang="en">/);
-    assert.doesNotMatch(response.body, /hrefLang="ja" href="https:\/\/example\.test\/ja\/docs\/deploy\/docker"/);
-    assert.match(response.body, /hrefLang="en" href="https:\/\/example\.test\/en\/docs\/deploy\/docker"/);
+    assert.doesNotMatch(response.body, /hreflang="ja" href="https:\/\/example\.test\/ja\/docs\/deploy\/docker"/);
+    assert.match(response.body, /hreflang="en" href="https:\/\/example\.test\/en\/docs\/deploy\/docker"/);
   });
 
   test('the page data is embedded once, parses, and does not repeat the content HTML', async () => {

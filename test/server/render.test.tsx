@@ -11,6 +11,13 @@ async function text(stream: Readable): Promise<string> {
   return out;
 }
 
+const SHELL = { before: '<main>', after: '</main>' };
+
+test('the element streams between the two parts of its shell', async () => {
+  const html = await text(await renderStream(<p>hello</p>, SHELL, { waitForAll: false, timeoutMs: 1000, onError: () => {} }));
+  assert.equal(html, '<main><p>hello</p></main>');
+});
+
 const never = new Promise<string>(() => {});
 function Stuck() {
   return <p>{use(never)}</p>;
@@ -19,17 +26,14 @@ function Stuck() {
 test('a render that never finishes is aborted by the timer and the stream ends', async () => {
   const errors: unknown[] = [];
   const stream = await renderStream(
-    <html lang="en">
-      <body>
-        <Suspense fallback={<p>loading</p>}>
-          <Stuck />
-        </Suspense>
-      </body>
-    </html>,
+    <Suspense fallback={<p>loading</p>}>
+      <Stuck />
+    </Suspense>,
+    SHELL,
     { waitForAll: true, timeoutMs: 50, onError: (error) => errors.push(error) },
   );
   const html = await text(stream);
-  assert.match(html, /loading/);
+  assert.match(html, /^<main>.*<p>loading<\/p>.*<\/main>$/s, 'the fallback, then the closing part after the aborted render');
   assert.ok(errors.length >= 1, 'the abort is reported');
 });
 
@@ -38,7 +42,7 @@ function Broken(): never {
 }
 
 test('a shell error rejects before any byte, so the caller can still answer 500', async () => {
-  await assert.rejects(renderStream(<Broken />, { waitForAll: false, timeoutMs: 1000, onError: () => {} }), /boom/);
+  await assert.rejects(renderStream(<Broken />, SHELL, { waitForAll: false, timeoutMs: 1000, onError: () => {} }), /boom/);
 });
 
 test('crawlers are recognised by User-Agent, browsers are not', () => {
