@@ -22,6 +22,10 @@ export class BoundedCache<V> {
     const bytes = this.sizeOf(value);
     this.#entries.set(key, { value, bytes });
     this.#bytes += bytes;
+    this.#evict();
+  }
+
+  #evict(): void {
     for (const [oldest] of this.#entries) {
       if (this.#bytes <= this.maxBytes) break;
       this.delete(oldest);
@@ -35,7 +39,16 @@ export class BoundedCache<V> {
     this.#entries.delete(key);
   }
 
-  /** Bytes held, as counted by `sizeOf`. */
+  /** The entry's value grew by `bytes` (e.g. a compressed form was added): count them, and make room. */
+  grow(key: string, bytes: number): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    entry.bytes += bytes;
+    this.#bytes += bytes;
+    this.#evict();
+  }
+
+  /** Bytes held, as counted by `sizeOf` and `grow`. */
   get bytes(): number {
     return this.#bytes;
   }
@@ -44,13 +57,18 @@ export class BoundedCache<V> {
 /**
  * Rendered pages (and page data) by path. Pages are immutable between deploys,
  * so each is rendered once and repeats cost a Map lookup and a write. The bound
- * counts the uncompressed bytes; the br and gzip forms, made on first demand,
- * add about a third again. Not-found pages, whose text names the requested path,
- * go to a separate small one (app.ts), so requests for endless made-up paths
- * cannot push real pages out.
+ * counts every form kept: the body, and its br and gzip forms as they are made.
+ * Not-found pages, whose text names the requested path, go to a separate small
+ * one (app.ts), so requests for endless made-up paths cannot push real pages out.
  */
 export class RenderCache extends BoundedCache<StoredBody> {
   constructor(maxBytes: number) {
     super(maxBytes, (body) => body.identity.length);
+  }
+
+  override set(key: string, body: StoredBody): void {
+    super.set(key, body);
+    // Only while this body is the one kept under the key (an evicted body may still be in use).
+    body.onGrow = (bytes) => this.get(key) === body && this.grow(key, bytes);
   }
 }

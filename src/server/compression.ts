@@ -30,25 +30,43 @@ type WithPreferred = Negotiator & { encodings(available: string[], options: { pr
 /**
  * A response body kept in memory with its compressed forms, each made once, on
  * first demand, at a high level (it is paid once, then served many times).
+ * `onGrow` hears the bytes each compressed form adds, so a cache can count them.
  */
 export class StoredBody {
   #br: Buffer | undefined;
   #gzip: Buffer | undefined;
+  onGrow: ((bytes: number) => void) | undefined;
   constructor(readonly identity: Buffer) {}
 
   get(encoding: Encoding): Buffer {
     if (encoding === 'br') {
-      this.#br ??= brotliCompressSync(this.identity, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: this.identity.length },
-      });
+      if (!this.#br) {
+        this.#br = brotliCompressSync(this.identity, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 9,
+            [constants.BROTLI_PARAM_SIZE_HINT]: this.identity.length,
+            // A window just larger than the body: the same bytes out, far less memory to make them.
+            [constants.BROTLI_PARAM_LGWIN]: windowBits(this.identity.length),
+          },
+        });
+        this.onGrow?.(this.#br.length);
+      }
       return this.#br;
     }
     if (encoding === 'gzip') {
-      this.#gzip ??= gzipSync(this.identity, { level: 9 });
+      if (!this.#gzip) {
+        this.#gzip = gzipSync(this.identity, { level: 9 });
+        this.onGrow?.(this.#gzip.length);
+      }
       return this.#gzip;
     }
     return this.identity;
   }
+}
+
+/** Brotli's window for a body of `size` bytes: the smallest power of two that holds it, within brotli's 16..24. */
+function windowBits(size: number): number {
+  return Math.min(24, Math.max(16, Math.ceil(Math.log2(size + 1))));
 }
 
 /**
