@@ -36,32 +36,51 @@ export class StoredBody {
   #br: Buffer | undefined;
   #gzip: Buffer | undefined;
   onGrow: ((bytes: number) => void) | undefined;
-  constructor(readonly identity: Buffer) {}
+  readonly identity: Buffer;
+  constructor(body: Buffer) {
+    this.identity = compact(body);
+  }
 
   get(encoding: Encoding): Buffer {
     if (encoding === 'br') {
       if (!this.#br) {
-        this.#br = brotliCompressSync(this.identity, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: 9,
-            [constants.BROTLI_PARAM_SIZE_HINT]: this.identity.length,
-            // A window just larger than the body: the same bytes out, far less memory to make them.
-            [constants.BROTLI_PARAM_LGWIN]: windowBits(this.identity.length),
-          },
-        });
+        this.#br = compact(
+          brotliCompressSync(this.identity, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: 9,
+              [constants.BROTLI_PARAM_SIZE_HINT]: this.identity.length,
+              // A window just larger than the body: the same bytes out, far less memory to make them.
+              [constants.BROTLI_PARAM_LGWIN]: windowBits(this.identity.length),
+            },
+          }),
+        );
         this.onGrow?.(this.#br.length);
       }
       return this.#br;
     }
     if (encoding === 'gzip') {
       if (!this.#gzip) {
-        this.#gzip = gzipSync(this.identity, { level: 9 });
+        this.#gzip = compact(gzipSync(this.identity, { level: 9 }));
         this.onGrow?.(this.#gzip.length);
       }
       return this.#gzip;
     }
     return this.identity;
   }
+}
+
+/**
+ * A buffer kept for the life of the process that owns its memory exactly.
+ * zlib's one-shot output is a view into its 16 KiB output chunk, and a small
+ * Buffer is a view into Node's shared 8 KiB pool: kept as they are, a 2 KB
+ * compressed page would hold 16 KiB, and the cache's count would be a fifth of
+ * the truth.
+ */
+function compact(buffer: Buffer): Buffer {
+  if (buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.length) return buffer;
+  const exact = Buffer.allocUnsafeSlow(buffer.length);
+  buffer.copy(exact);
+  return exact;
 }
 
 /** Brotli's window for a body of `size` bytes: the smallest power of two that holds it, within brotli's 16..24. */

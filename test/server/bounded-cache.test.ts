@@ -52,3 +52,14 @@ test('an evicted body that grows later does not count against the cache', () => 
   old.get('gzip');
   assert.equal(cache.bytes, 1000);
 });
+
+test('a stored body and its compressed forms own exactly their bytes (no view into a larger buffer)', () => {
+  const small = Buffer.from('{"page":1}'); // a view into Node's shared pool
+  assert.ok(small.buffer.byteLength > small.length);
+  const body = new StoredBody(small);
+  for (const encoding of ['identity', 'br', 'gzip'] as const) {
+    const bytes = body.get(encoding);
+    assert.equal(bytes.buffer.byteLength, bytes.length, encoding);
+  }
+  assert.equal(body.get('identity').toString(), '{"page":1}');
+});
