@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { loadSite, slugOf } from '../../src/server/content/site.ts';
 import type { ContentError } from '../../src/server/content/errors.ts';
 import { loadMessages } from '../../src/server/messages.ts';
-import { makeLocales, makePage } from '../helpers/content.ts';
+import { MESSAGES, makeLocales, makePage } from '../helpers/content.ts';
 
 /** The site compiled from a locales folder, the first locale the default. */
 function compile(dir: string, locales: string[]) {
@@ -82,4 +82,24 @@ test('a page missing in a locale is served from the default locale, with links k
   assert.equal(page.title, 'Docs');
   assert.match(page.html, /href="\/ja"/);
   assert.deepEqual(site.translations.get('docs'), ['en']);
+});
+
+test('pages carry their headings, and the boxes and anchors are named in the language of the text', () => {
+  const body = '## Start\n\n| a |\n|---|\n| 1 |\n';
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage({}, body), 'pages/about.md': makePage({}, body) },
+    de: {
+      'pages/index.md': makePage({}, body),
+      'messages.json': { ...MESSAGES, 'content.table': 'Tabelle {number}', 'content.headingLink': 'Link zu {heading}' },
+    },
+  });
+  const site = compile(dir, ['en', 'de']);
+  const home = site.pages.get('de')!.get('')!;
+  assert.deepEqual(home.headings, [{ id: 'start', text: 'Start', level: 2 }]);
+  assert.match(home.html, /aria-label="Link zu Start"/);
+  assert.match(home.html, /aria-label="Tabelle 1"/);
+  // Untranslated, served from English: the labels follow the text (its article is lang="en").
+  const about = site.pages.get('de')!.get('about')!;
+  assert.match(about.html, /aria-label="Link to Start"/);
+  assert.match(about.html, /aria-label="Table 1"/);
 });
