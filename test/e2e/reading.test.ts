@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { withServerAndBrowser } from '../helpers/e2e.ts';
+import { hasMarker, markWindow } from '../helpers/visit.ts';
 
 /** Reading on any screen: every page fits, the page comes first, the visitor's settings are respected. */
 const e2e = withServerAndBrowser();
@@ -79,6 +80,20 @@ for (const javaScriptEnabled of [true, false]) {
     await page.context().close();
   });
 }
+
+test('a page picked from the phone menu opens with the menu closed, its h1 on screen', async () => {
+  const page = await open(INSTALL);
+  await markWindow(page);
+  await page.locator('summary', { hasText: 'Menu' }).click();
+  await page.click('.docs-sidebar a[href="/en/docs/routing"]');
+  await page.waitForURL(/\/en\/docs\/routing$/);
+  await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+  assert.equal(await page.locator('.docs-sidebar a[href="/en/docs/content"]').isVisible(), false, 'the menu is closed again');
+  const h1 = await page.locator('h1').boundingBox();
+  assert.ok(h1 && h1.y + h1.height <= 800, 'the h1 is on the first screen');
+  assert.ok(await hasMarker(page), 'a client navigation, not a document load');
+  await page.context().close();
+});
 
 test('a link of "On this page" lands on its heading, and every heading links to itself', async () => {
   const page = await open(INSTALL, { width: 1280 });
