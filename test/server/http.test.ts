@@ -122,7 +122,9 @@ describe('pages', () => {
     assert.equal(response.status, 200);
     assert.match(response.body, /<html lang="ja"/);
     assert.match(response.body, /class="notice"/);
-    assert.match(response.body, /<article class="docs-article" lang="en">/);
+    assert.match(response.body, /<article class="docs-article[^"]*" lang="en">/);
+    // "On this page" is in Japanese, the headings it lists in English.
+    assert.match(response.body, /<details class="toc" lang="ja"><summary>このページの内容<\/summary><nav [^>]*><ol lang="en">/);
     assert.doesNotMatch(response.body, /hrefLang="ja" href="https:\/\/example\.test\/ja\/docs\/deploy\/docker"/);
     assert.match(response.body, /hrefLang="en" href="https:\/\/example\.test\/en\/docs\/deploy\/docker"/);
   });

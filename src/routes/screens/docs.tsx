@@ -23,10 +23,11 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { screen:
       <article className={data.toc.length > 0 ? 'docs-article with-toc' : 'docs-article'} lang={lang}>
         <h1 tabIndex={-1}>{data.title}</h1>
         {data.toc.length > 0 && (
-          <details className="toc" key={path}>
+          // In a fallback page the article is in another language than these words; the headings are in the article's.
+          <details className="toc" key={path} lang={lang && intl.locale}>
             <summary>{t('docs.onThisPage')}</summary>
             <nav aria-label={t('docs.onThisPage')}>
-              <Contents headings={data.toc} />
+              <Contents headings={data.toc} lang={lang} />
             </nav>
           </details>
         )}
@@ -66,7 +67,7 @@ function Tree({ nodes, current }: { nodes: NavNode[]; current: string }) {
 }
 
 /** The headings as a nested list: each deeper heading under the one before it. */
-function Contents({ headings }: { headings: Heading[] }) {
+function Contents({ headings, lang }: { headings: Heading[]; lang?: string | undefined }) {
   const top = Math.min(...headings.map((heading) => heading.level));
   const sections: { heading: Heading; children: Heading[] }[] = [];
   for (const heading of headings) {
@@ -75,7 +76,7 @@ function Contents({ headings }: { headings: Heading[] }) {
     else sections.push({ heading, children: [] });
   }
   return (
-    <ol>
+    <ol lang={lang}>
       {sections.map(({ heading, children }) => (
         <li key={heading.id}>
           <a href={`#${heading.id}`}>{heading.text}</a>
