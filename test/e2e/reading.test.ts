@@ -118,7 +118,8 @@ test('a code block wider than a phone scrolls in its own box, by keyboard', asyn
   await region.focus();
   assert.equal(await region.evaluate((element) => element === document.activeElement), true, 'it takes focus');
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-  assert.ok((await region.evaluate((element) => element.scrollLeft)) > 0, 'arrow keys scroll it');
+  // Keyboard scrolling is animated: wait for the box to move (Playwright's timeout fails the test if it never does).
+  await page.waitForFunction((label) => document.querySelector(`[aria-label="${label}"]`)!.scrollLeft > 0, name);
   assert.equal(await page.evaluate(() => document.documentElement.scrollLeft), 0, 'the page itself does not move');
   await page.context().close();
 });
