@@ -12,11 +12,23 @@ export type Link = { title: string; path: string; lang?: string | undefined };
 /** A docs sidebar entry; `children` is empty for a closed section. */
 export type NavNode = Link & { children: NavNode[] };
 
+/** A heading of compiled Markdown: its anchor id, its plain text, its level (2 for `##`). */
+export type Heading = { id: string; text: string; level: number };
+
 export type PostSummary = Link & { date: string; isoDate: string; description: string };
 
 export type ScreenData =
   | { screen: 'home'; title: string; html: string; posts: PostSummary[] }
-  | { screen: 'docs'; title: string; html: string; sidebar: NavNode[]; previous: Link | null; next: Link | null }
+  | {
+      screen: 'docs';
+      title: string;
+      html: string;
+      sidebar: NavNode[];
+      /** "On this page": the h2 and h3 headings, when the page has enough sections to need it; else empty. */
+      toc: Heading[];
+      previous: Link | null;
+      next: Link | null;
+    }
   | { screen: 'blog-index'; title: string; html: string; posts: PostSummary[] }
   | {
       screen: 'blog-post';

@@ -37,5 +37,6 @@ async function loadContent({ localesDir, locales, defaultLocale, distDir }: Conf
   const snapshot = readSnapshot(distDir, contentFingerprint(localesDir, locales, defaultLocale));
   if (snapshot) return snapshot;
   const [{ loadSite }, { loadMessages }] = await Promise.all([import('./content/site.ts'), import('./messages.ts')]);
-  return { site: loadSite(localesDir, locales, defaultLocale), messages: loadMessages(localesDir, locales, defaultLocale) };
+  const messages = loadMessages(localesDir, locales, defaultLocale);
+  return { site: loadSite(localesDir, locales, defaultLocale, messages), messages };
 }

@@ -3,7 +3,7 @@
 // src/routes/types.ts, a case in src/routes/app.tsx, and a case in `screenFor` here.
 import { matchRoute } from '../routes/match.ts';
 import { pagePath } from '../routes/location.ts';
-import type { Link, NavNode, PostSummary, ScreenData } from '../routes/types.ts';
+import type { Heading, Link, NavNode, PostSummary, ScreenData } from '../routes/types.ts';
 import type { SourcePage } from './content/site.ts';
 
 /** Reading speed in characters per minute: about 200 words a minute in alphabetic scripts, ~500 characters in Japanese. */
@@ -11,6 +11,8 @@ const CHARS_PER_MINUTE: Record<string, number> = { ja: 500, zh: 500 };
 const DEFAULT_CHARS_PER_MINUTE = 1100;
 /** Posts the home page previews. */
 const HOME_POSTS = 3;
+/** A docs page gets "On this page" from this many sections (h2) up: a shorter page is seen at a glance. */
+const TOC_MIN_SECTIONS = 3;
 
 export type ScreenMaker = (page: SourcePage) => ScreenData | null;
 
@@ -38,7 +40,7 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
       case 'home':
         return { screen: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
       case 'docs':
-        return { screen: 'docs', title, html, ...docs.around(page.slug) };
+        return { screen: 'docs', title, html, toc: tableOfContents(page.headings), ...docs.around(page.slug) };
       case 'blog-index':
         return { screen: 'blog-index', title, html, posts };
       case 'blog-post':
@@ -56,6 +58,12 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
         return null;
     }
   };
+}
+
+/** "On this page": the sections (h2) and their subsections (h3), for a page with enough sections; else none. */
+export function tableOfContents(headings: readonly Heading[]): Heading[] {
+  if (headings.filter((heading) => heading.level === 2).length < TOC_MIN_SECTIONS) return [];
+  return headings.filter((heading) => heading.level === 2 || heading.level === 3);
 }
 
 type TreeNode = { slug: string; link: Link; children: TreeNode[] };

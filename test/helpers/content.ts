@@ -11,7 +11,15 @@ export function makePage(front: Record<string, string | number> = {}, body = 'So
   return `---\n${yaml}\n---\n${body}`;
 }
 
-export const MESSAGES = { 'site.name': 'Site', 'notFound.title': 'Not found', 'error.title': 'Error', 'error.body': 'Oops' };
+export const MESSAGES = {
+  'site.name': 'Site',
+  'notFound.title': 'Not found',
+  'error.title': 'Error',
+  'error.body': 'Oops',
+  'content.table': 'Table {number}',
+  'content.code': 'Code {number}',
+  'content.headingLink': 'Link to {heading}',
+};
 
 /**
  * A temporary `locales/` folder: { en: { 'pages/index.md': text, 'messages.json': {...} } }.
@@ -42,5 +50,6 @@ export async function makeSite(tree: Record<string, Record<string, string | obje
   const { loadMessages } = await import('../../src/server/messages.ts');
   const dir = makeLocales(tree);
   const locales = Object.keys(tree);
-  return { site: loadSite(dir, locales, locales[0]!), messages: loadMessages(dir, locales, locales[0]!) };
+  const messages = loadMessages(dir, locales, locales[0]!);
+  return { site: loadSite(dir, locales, locales[0]!, messages), messages };
 }

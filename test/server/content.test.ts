@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSite, slugOf } from '../../src/server/content/site.ts';
 import type { ContentError } from '../../src/server/content/errors.ts';
-import { makeLocales, makePage } from '../helpers/content.ts';
+import { loadMessages } from '../../src/server/messages.ts';
+import { MESSAGES, makeLocales, makePage } from '../helpers/content.ts';
+
+/** The site compiled from a locales folder, the first locale the default. */
+function compile(dir: string, locales: string[]) {
+  return loadSite(dir, locales, locales[0]!, loadMessages(dir, locales, locales[0]!));
+}
 
 test('nested folders are nested slugs and index.md is the folder page', () => {
   assert.equal(slugOf('index.md'), '');
@@ -12,14 +18,14 @@ test('nested folders are nested slugs and index.md is the folder page', () => {
 
 test('raw HTML in Markdown is escaped, not passed through', () => {
   const dir = makeLocales({ en: { 'pages/index.md': makePage({}, '<script>alert(1)</script>\n\nHi <b>there</b>\n') } });
-  const html = loadSite(dir, ['en'], 'en').pages.get('en')!.get('')!.html();
+  const html = compile(dir, ['en']).pages.get('en')!.get('')!.html();
   assert.doesNotMatch(html, /<script>|<b>/);
   assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
 });
 
 test('javascript: links are not rendered as links', () => {
   const dir = makeLocales({ en: { 'pages/index.md': makePage({}, '[x](javascript:alert(1))\n') } });
-  const html = loadSite(dir, ['en'], 'en').pages.get('en')!.get('')!.html();
+  const html = compile(dir, ['en']).pages.get('en')!.get('')!.html();
   assert.doesNotMatch(html, /href="javascript/);
 });
 
@@ -28,7 +34,7 @@ test('internal links get the page locale prefix', () => {
     en: { 'pages/index.md': makePage({}, '[Docs](/docs#intro) and [home](/)\n'), 'pages/docs/index.md': makePage() },
     de: { 'pages/index.md': makePage({}, '[Doku](/docs)\n') },
   });
-  const site = loadSite(dir, ['en', 'de'], 'en');
+  const site = compile(dir, ['en', 'de']);
   assert.match(site.pages.get('en')!.get('')!.html(), /href="\/en\/docs#intro".*href="\/en"/);
   assert.match(site.pages.get('de')!.get('')!.html(), /href="\/de\/docs"/);
 });
@@ -36,7 +42,7 @@ test('internal links get the page locale prefix', () => {
 test('a link to a page that exists in no locale fails with the file and line', () => {
   const dir = makeLocales({ en: { 'pages/index.md': makePage({}, 'Intro.\n\nSee [nowhere](/docs/nowhere).\n') } });
   assert.throws(
-    () => loadSite(dir, ['en'], 'en'),
+    () => compile(dir, ['en']),
     (error: ContentError) => /en\/pages\/index\.md:7: link to \/docs\/nowhere, a page that exists in no locale/.test(error.message),
   );
 });
@@ -46,7 +52,7 @@ test('a link to a page that exists only in another locale is fine', () => {
     en: { 'pages/index.md': makePage({}, '[x](/only-de)\n') },
     de: { 'pages/only-de.md': makePage() },
   });
-  assert.doesNotThrow(() => loadSite(dir, ['en', 'de'], 'en'));
+  assert.doesNotThrow(() => compile(dir, ['en', 'de']));
 });
 
 test('bad front matter fails with the file and a reason', () => {
@@ -59,7 +65,7 @@ test('bad front matter fails with the file and a reason', () => {
   ] as const) {
     const dir = makeLocales({ en: { 'pages/about.md': text } });
     assert.throws(
-      () => loadSite(dir, ['en'], 'en'),
+      () => compile(dir, ['en']),
       (error: Error) => /about\.md:\d+: /.test(error.message) && reason.test(error.message),
     );
   }
@@ -70,10 +76,30 @@ test('a page missing in a locale is served from the default locale, with links k
     en: { 'pages/index.md': makePage(), 'pages/docs/index.md': makePage({ title: 'Docs' }, '[home](/)\n') },
     ja: { 'pages/index.md': makePage() },
   });
-  const site = loadSite(dir, ['en', 'ja'], 'en');
+  const site = compile(dir, ['en', 'ja']);
   const page = site.pages.get('ja')!.get('docs')!;
   assert.equal(page.contentLocale, 'en');
   assert.equal(page.title, 'Docs');
   assert.match(page.html(), /href="\/ja"/);
   assert.deepEqual(site.translations.get('docs'), ['en']);
+});
+
+test('pages carry their headings, and the boxes and anchors are named in the language of the text', () => {
+  const body = '## Start\n\n| a |\n|---|\n| 1 |\n';
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage({}, body), 'pages/about.md': makePage({}, body) },
+    de: {
+      'pages/index.md': makePage({}, body),
+      'messages.json': { ...MESSAGES, 'content.table': 'Tabelle {number}', 'content.headingLink': 'Link zu {heading}' },
+    },
+  });
+  const site = compile(dir, ['en', 'de']);
+  const home = site.pages.get('de')!.get('')!;
+  assert.deepEqual(home.headings, [{ id: 'start', text: 'Start', level: 2 }]);
+  assert.match(home.html(), /aria-label="Link zu Start"/);
+  assert.match(home.html(), /aria-label="Tabelle 1"/);
+  // Untranslated, served from English: the labels follow the text (its article is lang="en").
+  const about = site.pages.get('de')!.get('about')!;
+  assert.match(about.html(), /aria-label="Link to Start"/);
+  assert.match(about.html(), /aria-label="Table 1"/);
 });

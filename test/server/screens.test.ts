@@ -130,3 +130,22 @@ test('any other page is an article', async () => {
   const screenOf = await screensOf({ en: { 'pages/about.md': makePage({ title: 'About' }) } });
   assert.equal(screenOf('about').screen, 'article');
 });
+
+test('a docs page with three sections or more gets "On this page": its h2 and h3 headings, in order', async () => {
+  const body = '## One\n\n### One a\n\n#### Too deep\n\n## Two\n\n## Three\n\n### Three a\n';
+  const screenOf = await screensOf({ en: { ...DOCS, 'pages/docs/start.md': makePage({ title: 'Start' }, body) } });
+  assert.deepEqual(docs(screenOf('docs/start')).toc, [
+    { id: 'one', text: 'One', level: 2 },
+    { id: 'one-a', text: 'One a', level: 3 },
+    { id: 'two', text: 'Two', level: 2 },
+    { id: 'three', text: 'Three', level: 2 },
+    { id: 'three-a', text: 'Three a', level: 3 },
+  ]);
+});
+
+test('a docs page with fewer than three sections has no "On this page", however many subsections', async () => {
+  const body = '## One\n\n### A\n\n### B\n\n### C\n\n## Two\n\n### D\n';
+  const screenOf = await screensOf({ en: { ...DOCS, 'pages/docs/start.md': makePage({ title: 'Start' }, body) } });
+  assert.deepEqual(docs(screenOf('docs/start')).toc, []);
+  assert.deepEqual(docs(screenOf('docs/reference')).toc, []);
+});

@@ -1,16 +1,36 @@
 import { useIntl } from '../../i18n/context.tsx';
 import { Content } from '../content.tsx';
-import type { NavNode, ScreenData } from '../types.ts';
+import type { Heading, NavNode, ScreenData } from '../types.ts';
 
+/**
+ * A docs page. The docs tree and "On this page" are <details> disclosures, so
+ * they work without JavaScript: closed on a phone, where the page comes first,
+ * and shown open beside the text on a wide screen by the stylesheet alone, so
+ * server and browser render the same markup whatever the screen.
+ */
 export function Docs({ data, path, lang }: { data: Extract<ScreenData, { screen: 'docs' }>; path: string; lang: string | undefined }) {
   const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   return (
     <div className="docs">
-      <nav className="docs-sidebar" aria-label={intl.formatMessage({ id: 'docs.sidebar' })}>
-        <Tree nodes={data.sidebar} current={path} />
-      </nav>
-      <article className="docs-article" lang={lang}>
+      {/* Keyed by page: a menu opened to pick a page is closed on the page picked. */}
+      <details className="docs-menu" key={path}>
+        <summary>{t('docs.menu')}</summary>
+        <nav className="docs-sidebar" aria-label={t('docs.sidebar')}>
+          <Tree nodes={data.sidebar} current={path} />
+        </nav>
+      </details>
+      <article className={data.toc.length > 0 ? 'docs-article with-toc' : 'docs-article'} lang={lang}>
         <h1 tabIndex={-1}>{data.title}</h1>
+        {data.toc.length > 0 && (
+          // In a fallback page the article is in another language than these words; the headings are in the article's.
+          <details className="toc" key={path} lang={lang && intl.locale}>
+            <summary>{t('docs.onThisPage')}</summary>
+            <nav aria-label={t('docs.onThisPage')}>
+              <Contents headings={data.toc} lang={lang} />
+            </nav>
+          </details>
+        )}
         <Content html={data.html} />
         {(data.previous || data.next) && (
           <div className="pager">
@@ -43,5 +63,26 @@ function Tree({ nodes, current }: { nodes: NavNode[]; current: string }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The headings as a nested list: each deeper heading under the one before it. */
+function Contents({ headings, lang }: { headings: Heading[]; lang?: string | undefined }) {
+  const top = Math.min(...headings.map((heading) => heading.level));
+  const sections: { heading: Heading; children: Heading[] }[] = [];
+  for (const heading of headings) {
+    const last = sections.at(-1);
+    if (heading.level > top && last) last.children.push(heading);
+    else sections.push({ heading, children: [] });
+  }
+  return (
+    <ol lang={lang}>
+      {sections.map(({ heading, children }) => (
+        <li key={heading.id}>
+          <a href={`#${heading.id}`}>{heading.text}</a>
+          {children.length > 0 && <Contents headings={children} />}
+        </li>
+      ))}
+    </ol>
   );
 }

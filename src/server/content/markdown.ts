@@ -1,4 +1,5 @@
 import MarkdownIt, { type Token } from 'markdown-it';
+import type { Heading } from '../../routes/types.ts';
 
 /**
  * Markdown to HTML, run once per page at start-up.
@@ -10,8 +11,26 @@ const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
 export type InternalLink = { href: string; line: number };
 
-/** Set per call through markdown-it's env: the locale prefix and where links are collected. */
-type Env = { locale: string; links: InternalLink[]; lineOffset: number };
+/**
+ * The page's UI words that the compiled HTML carries, in the content's language:
+ * names for the scrolling boxes of tables and code, and for heading anchors.
+ */
+export type MarkdownLabels = {
+  table(number: number): string;
+  code(number: number): string;
+  headingLink(heading: string): string;
+};
+
+/** Set per call through markdown-it's env: the locale prefix, the labels, and what the rules collect. */
+type Env = {
+  locale: string;
+  labels: MarkdownLabels;
+  links: InternalLink[];
+  headings: Heading[];
+  lineOffset: number;
+  tables: number;
+  codes: number;
+};
 
 // Internal links are written without a locale (`/docs/routing`); the page's locale
 // is added here. Links are recorded with their line so broken ones can be reported.
@@ -30,18 +49,63 @@ md.core.ruler.push('internal_links', (state) => {
   }
 });
 
-// Headings get an id so `#fragment` links and the browser's scroll-to-hash work.
+// Headings get an id so `#fragment` links and the browser's scroll-to-hash work,
+// and are listed (plain text, no markup) for the table of contents.
 md.core.ruler.push('heading_ids', (state) => {
+  const env = state.env as Env;
   const seen = new Map<string, number>();
   const tokens = state.tokens;
   tokens.forEach((token: Token, i: number) => {
     if (token.type !== 'heading_open') return;
-    const base = slugify(tokens[i + 1]?.content ?? '') || 'section';
+    const inline = tokens[i + 1];
+    const base = slugify(inline?.content ?? '') || 'section';
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
-    token.attrSet('id', count ? `${base}-${count}` : base);
+    const id = count ? `${base}-${count}` : base;
+    token.attrSet('id', id);
+    const text = plainText(inline);
+    token.meta = { id, text };
+    env.headings.push({ id, text, level: Number(token.tag.slice(1)) });
   });
 });
+
+// The anchor link sits next to the heading, not inside it, so the heading's text
+// (what screen readers announce, and what the contents and search read) stays
+// the heading alone. It is always visible: touch screens have no hover.
+md.renderer.rules.heading_open = (tokens, idx, options, _env, self) => `<div class="heading">${self.renderToken(tokens, idx, options)}`;
+md.renderer.rules.heading_close = (tokens, idx, options, env, self) => {
+  const { id, text } = tokens[idx - 2]!.meta as { id: string; text: string };
+  const label = (env as Env).labels.headingLink(text);
+  const link = `<a class="heading-anchor" href="#${md.utils.escapeHtml(id)}" aria-label="${md.utils.escapeHtml(label)}">#</a>`;
+  return `${self.renderToken(tokens, idx, options).trimEnd()}${link}</div>\n`;
+};
+
+// Tables and code keep their lines and scroll inside their own box instead of
+// widening the page. The box is focusable and named, so a keyboard can scroll it
+// and a screen reader says what it is.
+md.renderer.rules.table_open = (tokens, idx, options, env, self) =>
+  `${scrollBox('table-box', (env as Env).labels.table(++(env as Env).tables))}${self.renderToken(tokens, idx, options)}`;
+md.renderer.rules.table_close = (tokens, idx, options, _env, self) => `${self.renderToken(tokens, idx, options).trimEnd()}</div>\n`;
+for (const rule of ['fence', 'code_block'] as const) {
+  const render = md.renderer.rules[rule]!;
+  md.renderer.rules[rule] = (tokens, idx, options, env, self) =>
+    `${scrollBox('code-box', (env as Env).labels.code(++(env as Env).codes))}${render(tokens, idx, options, env, self).trimEnd()}</div>\n`;
+}
+
+function scrollBox(kind: string, label: string): string {
+  return `<div class="scroll-box ${kind}" role="region" tabindex="0" aria-label="${md.utils.escapeHtml(label)}">`;
+}
+
+/** A heading's text as a reader sees it: markup dropped, entities decoded, code kept. */
+function plainText(inline: Token | undefined): string {
+  let text = '';
+  for (const child of inline?.children ?? []) {
+    if (child.type === 'text' || child.type === 'code_inline') text += child.content;
+    else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' ';
+    else if (child.type === 'image') text += child.children?.map((alt) => alt.content).join('') ?? '';
+  }
+  return text.trim();
+}
 
 /** Lower-case, letters and digits of any script kept, everything else folded to '-'. */
 export function slugify(text: string): string {
@@ -52,9 +116,12 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-export function renderMarkdown(body: string, locale: string, lineOffset: number): { html: string; links: InternalLink[] } {
-  const env: Env = { locale, links: [], lineOffset };
-  return { html: md.render(body, env), links: env.links };
+export type RenderedMarkdown = { html: string; links: InternalLink[]; headings: Heading[] };
+
+/** `locale` prefixes internal links; `lineOffset` is the body's first line in its file, for error reports. */
+export function renderMarkdown(body: string, options: { locale: string; labels: MarkdownLabels; lineOffset: number }): RenderedMarkdown {
+  const env: Env = { ...options, links: [], headings: [], tables: 0, codes: 0 };
+  return { html: md.render(body, env), links: env.links, headings: env.headings };
 }
 
 /** Visible text length, for the reading-time estimate. */

@@ -2,7 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
 import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
-import { renderMarkdown, textLength } from './markdown.ts';
+import { makeIntl } from '../../i18n/intl.ts';
+import type { Heading } from '../../routes/types.ts';
+import type { MessageCatalog } from '../messages.ts';
+import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 
 /**
  * All Markdown of all locales, compiled once at start-up. A request never reads a
@@ -18,6 +21,8 @@ export type SourcePage = FrontMatter & {
    * (in the built snapshot) until a request needs one; see snapshot.ts.
    */
   html: () => string;
+  /** Every heading of the body, in order, as compiled (ids match the HTML). */
+  headings: Heading[];
   textLength: number;
   file: string;
 };
@@ -33,8 +38,10 @@ export type Site = {
 
 type Source = { locale: string; slug: string; file: string; front: FrontMatter; body: string; bodyLine: number };
 
-export function loadSite(localesDir: string, locales: readonly string[], defaultLocale: string): Site {
+/** `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels). */
+export function loadSite(localesDir: string, locales: readonly string[], defaultLocale: string, messages: MessageCatalog): Site {
   const problems: string[] = [];
+  const labels = new Map(locales.map((locale) => [locale, markdownLabels(locale, messages)]));
   const sources: Source[] = [];
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
@@ -54,8 +61,13 @@ export function loadSite(localesDir: string, locales: readonly string[], default
 
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
   const compile = (source: Source, servingLocale: string) => {
-    // Links are prefixed with the serving locale, so a fallback page keeps the reader in their language.
-    const { html, links } = renderMarkdown(source.body, servingLocale, source.bodyLine);
+    // Links are prefixed with the serving locale, so a fallback page keeps the reader in their language;
+    // labels are in the content's language, the `lang` its article is marked with.
+    const { html, links, headings } = renderMarkdown(source.body, {
+      locale: servingLocale,
+      labels: labels.get(source.locale)!,
+      lineOffset: source.bodyLine,
+    });
     if (servingLocale === source.locale) {
       for (const link of links) {
         const target = link.href.replace(/[?#].*$/, '').replace(/^\/|\/$/g, '');
@@ -69,6 +81,7 @@ export function loadSite(localesDir: string, locales: readonly string[], default
       slug: source.slug,
       contentLocale: source.locale,
       html: () => html,
+      headings,
       textLength: textLength(source.body),
       file: source.file,
     });
@@ -82,6 +95,15 @@ export function loadSite(localesDir: string, locales: readonly string[], default
 
   if (problems.length) throw new ContentError(problems);
   return { locales, defaultLocale, pages, translations };
+}
+
+function markdownLabels(locale: string, messages: MessageCatalog): MarkdownLabels {
+  const intl = makeIntl(locale, messages.get(locale) ?? {});
+  return {
+    table: (number) => intl.formatMessage({ id: 'content.table' }, { number }),
+    code: (number) => intl.formatMessage({ id: 'content.code' }, { number }),
+    headingLink: (heading) => intl.formatMessage({ id: 'content.headingLink' }, { heading }),
+  };
 }
 
 /** `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''. */
