@@ -16,8 +16,12 @@ import { sendStored } from './send.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { PreparedSite } from './prepare-site.ts';
 
-/** Rendered pages kept in memory at most (the default site needs about 3 MB with its compressed forms). */
-const RENDER_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * Rendered pages and page data kept in memory at most, compressed forms included
+ * (the default site needs about 3 MB). 32 MB hold about a thousand pages of a large
+ * docs site, the ones visitors ask for again; the rest are rendered on demand.
+ */
+const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
 /** Not-found pages kept (by requested path; the keys are the visitors', so the bytes are bounded small). */
 const NOT_FOUND_CACHE_BYTES = 4 * 1024 * 1024;
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;

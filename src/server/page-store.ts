@@ -36,7 +36,7 @@ type Options = {
   maxCachedChars?: number;
 };
 
-const DEFAULT_MAX_CACHED_CHARS = 8 * 1024 * 1024;
+const DEFAULT_MAX_CACHED_CHARS = 4 * 1024 * 1024;
 
 export function buildPageStore({ site, messages, publicUrl, build, maxCachedChars = DEFAULT_MAX_CACHED_CHARS }: Options): PageStore {
   const intls = new Map(site.locales.map((locale) => [locale, makeIntl(locale, messages.get(locale)!)]));
