@@ -1,4 +1,5 @@
-import type { Payload, ScreenData } from './types.ts';
+import { parseSearchQuery, SEARCH_SLUG } from './search/query.ts';
+import type { PageData, Payload, ScreenData } from './types.ts';
 
 // The server <-> browser wire contract, both directions side by side:
 // where page data lives (its URL), how it is embedded in a document, and how
@@ -26,6 +27,9 @@ const DATA_SUFFIX = '.json';
  * bundle asks for an old build's URL, and the server can tell it to reload.
  */
 export function dataUrl(build: string, pagePath: string): string {
+  // A page key may carry a query (see pageKey): it goes after the `.json`.
+  const query = pagePath.indexOf('?');
+  if (query !== -1) return DATA_PREFIX + build + pagePath.slice(0, query) + DATA_SUFFIX + pagePath.slice(query);
   return DATA_PREFIX + build + pagePath + DATA_SUFFIX;
 }
 
@@ -36,6 +40,26 @@ export function parseDataUrl(rawPath: string): { build: string; pagePath: string
   const slash = inner.indexOf('/');
   if (slash <= 0) return null;
   return { build: inner.slice(0, slash), pagePath: inner.slice(slash) };
+}
+
+/**
+ * Pages made per request from what the visitor sent (a not-found path, a search
+ * query): never kept by path in a cache, and escaped wherever they go out as JSON.
+ */
+export function isPerRequest(page: PageData): boolean {
+  return page.status !== 200 || page.screen.screen === 'search';
+}
+
+/**
+ * What identifies a page's data for the browser: its path, and for the search page
+ * its query too (`/en/search?q=x`), so two queries are never taken for one page.
+ */
+export function pageKey(url: { pathname: string; search: string }): string {
+  if (!url.pathname.endsWith(`/${SEARCH_SLUG}`) || url.pathname.split('/').length !== 3) return url.pathname;
+  const query = parseSearchQuery(url.search);
+  // A query the server refuses goes to it as it is, to be refused there.
+  if (query.kind === 'reject') return url.pathname + url.search;
+  return query.query ? `${url.pathname}?q=${encodeURIComponent(query.query)}` : url.pathname;
 }
 
 // JSON inside <script> ends at the first `</script`, and `<!--` switches the HTML

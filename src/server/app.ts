@@ -89,7 +89,15 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding'),
   });
   // koa-static passes on what it does not find: under /assets that is a 404, not a page.
-  fixed.get(FIXED_ROUTES.assets, assets, () => {
+  // Search indexes are served from memory: the server may have made them itself (content changed since the build).
+  const searchIndex: Middleware = (ctx, next) => {
+    const body = runtime.search.asset(ctx.path);
+    if (!body) return next();
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.set('Cache-Control', `public, max-age=${ONE_YEAR_MS / 1000}, immutable`);
+    sendStored(ctx, body);
+  };
+  fixed.get(FIXED_ROUTES.assets, searchIndex, assets, () => {
     throw new HttpError(404, 'Not found');
   });
   fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
@@ -117,6 +125,17 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     release: config.sentry.release ?? runtime.manifest.build,
     tracesSampleRate: config.sentry.tracesSampleRate,
   };
-  app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log, cache, notFoundCache, policy, monitoring }));
+  app.use(
+    pagesMiddleware({
+      ...runtime,
+      renderTimeoutMs: config.renderTimeoutMs,
+      log,
+      cache,
+      notFoundCache,
+      policy,
+      monitoring,
+      searchIndexes: runtime.search.indexes,
+    }),
+  );
   return app;
 }

@@ -13,8 +13,8 @@ import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './render-cache.ts';
 import { renderStream } from './render.ts';
 import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream } from './send.ts';
-import type { MonitoringInit, PageData } from '../routes/types.ts';
-import { serializePayload } from '../routes/page-data.ts';
+import type { MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
+import { isPerRequest, serializePayload } from '../routes/page-data.ts';
 
 type Deps = {
   decide: Decider;
@@ -27,21 +27,23 @@ type Deps = {
   notFoundCache: RenderCache | null;
   policy: CachePolicy;
   monitoring: MonitoringInit | null;
+  /** Where the browser finds each locale's search index. */
+  searchIndexes: SearchIndexes;
 };
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
 export function pagesMiddleware(deps: Deps): Middleware {
-  const { decide, policy, store, monitoring } = deps;
+  const { decide, policy, store, monitoring, searchIndexes } = deps;
   // A page's embedded JSON (page data + its locale's messages) never changes between
-  // deploys: serialize and escape it once per page, not per request. Not-found data
-  // names the requested path, so it is made each time.
+  // deploys: serialize and escape it once per page, not per request. Not-found and
+  // search data name what the visitor sent, so they are made each time.
   const payloads = new WeakMap<PageData, string>();
   const embedded = (page: PageData): string => {
     let json = payloads.get(page);
     if (json === undefined) {
       const messages = store.messages(page.locale);
-      json = serializePayload(monitoring ? { page, messages, monitoring } : { page, messages });
-      if (page.status === 200) payloads.set(page, json);
+      json = serializePayload({ page, messages, search: searchIndexes, ...(monitoring && { monitoring }) });
+      if (!isPerRequest(page)) payloads.set(page, json);
     }
     return json;
   };
@@ -94,7 +96,8 @@ async function sendPage(
   if (answeredNotModified(ctx, store.etag(page), encoding)) return;
 
   // Fast path: a page rendered before is a lookup and a write (for HEAD, Koa sends its length, not its bytes).
-  const pages = page.status === 200 ? cache : notFoundCache;
+  // A search page is never kept: its path is the same for every query.
+  const pages = page.screen.screen === 'search' ? null : page.status === 200 ? cache : notFoundCache;
   const stored = pages?.get(page.path);
   if (stored) return sendStored(ctx, stored, encoding);
   if (ctx.method === 'HEAD') {

@@ -52,9 +52,11 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-export function renderMarkdown(body: string, locale: string, lineOffset: number): { html: string; links: InternalLink[] } {
+/** `tokens`: the parsed page, for readers of its structure (content/sections.ts). */
+export function renderMarkdown(body: string, locale: string, lineOffset: number): { html: string; links: InternalLink[]; tokens: Token[] } {
   const env: Env = { locale, links: [], lineOffset };
-  return { html: md.render(body, env), links: env.links };
+  const tokens = md.parse(body, env);
+  return { html: md.renderer.render(tokens, md.options, env), links: env.links, tokens };
 }
 
 /** Visible text length, for the reading-time estimate. */

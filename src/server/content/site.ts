@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
 import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { renderMarkdown, textLength } from './markdown.ts';
+import { type Section, sectionsOf } from './sections.ts';
 
 /**
  * All Markdown of all locales, compiled once at start-up. A request never reads a
@@ -14,6 +15,8 @@ export type SourcePage = FrontMatter & {
   /** The locale the text is written in (differs from the serving locale for a fallback). */
   contentLocale: string;
   html: string;
+  /** The text cut at its headings, for search. */
+  sections: Section[];
   textLength: number;
   file: string;
 };
@@ -51,7 +54,7 @@ export function loadSite(localesDir: string, locales: readonly string[], default
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
   const compile = (source: Source, servingLocale: string) => {
     // Links are prefixed with the serving locale, so a fallback page keeps the reader in their language.
-    const { html, links } = renderMarkdown(source.body, servingLocale, source.bodyLine);
+    const { html, links, tokens } = renderMarkdown(source.body, servingLocale, source.bodyLine);
     if (servingLocale === source.locale) {
       for (const link of links) {
         const target = link.href.replace(/[?#].*$/, '').replace(/^\/|\/$/g, '');
@@ -65,6 +68,7 @@ export function loadSite(localesDir: string, locales: readonly string[], default
       slug: source.slug,
       contentLocale: source.locale,
       html,
+      sections: sectionsOf(tokens),
       textLength: textLength(source.body),
       file: source.file,
     });
