@@ -83,10 +83,21 @@ export function escapeJsonForHtml(json: string): string {
  * document, and the browser reads it back from the DOM (see readPayload), so a
  * page never carries its content twice.
  */
-export function serializePayload(payload: Payload): string {
+export function serializePayload(payload: Payload, rest = serializePayloadRest(payload)): string {
   const { screen } = payload.page;
-  const slim = 'html' in screen ? { ...payload, page: { ...payload.page, screen: { ...screen, html: '' } } } : payload;
-  return escapeJsonForHtml(JSON.stringify(slim));
+  const page = 'html' in screen ? { ...payload.page, screen: { ...screen, html: '' } } : payload.page;
+  return `{"page":${escapeJsonForHtml(JSON.stringify(page))}${rest}}`;
+}
+
+/**
+ * Everything in a payload but the page (messages, search indexes, monitoring),
+ * serialized and escaped, for serializePayload: it is the same for every page of a
+ * locale, so a server makes it once per locale, not once per page made per request.
+ */
+export function serializePayloadRest(payload: Omit<Payload, 'page'>): string {
+  const { page: _page, ...rest } = payload as Partial<Payload>;
+  const json = escapeJsonForHtml(JSON.stringify(rest));
+  return json === '{}' ? '' : `,${json.slice(1, -1)}`;
 }
 
 /** Browser side: the payload of the current document, with the content restored. */

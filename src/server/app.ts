@@ -20,6 +20,8 @@ import type { PreparedSite } from './prepare-site.ts';
 const RENDER_CACHE_BYTES = 64 * 1024 * 1024;
 /** Not-found pages kept (by requested path; the keys are the visitors', so the bytes are bounded small). */
 const NOT_FOUND_CACHE_BYTES = 4 * 1024 * 1024;
+/** Search pages kept (by query; the same bound as not-found pages, for the same reason). */
+const SEARCH_CACHE_BYTES = 4 * 1024 * 1024;
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
 export type AppParts = {
@@ -48,6 +50,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   const policy = cachePolicy(config.pageMaxAge);
   const cache = config.renderCache ? new RenderCache(RENDER_CACHE_BYTES) : null;
   const notFoundCache = config.renderCache ? new RenderCache(NOT_FOUND_CACHE_BYTES) : null;
+  const searchCache = config.renderCache ? new RenderCache(SEARCH_CACHE_BYTES) : null;
 
   app.use(accessLog(log));
   app.use(securityHeaders({ trustProxy: config.trustProxy }));
@@ -132,6 +135,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
       log,
       cache,
       notFoundCache,
+      searchCache,
       policy,
       monitoring,
       searchIndexes: runtime.search.indexes,

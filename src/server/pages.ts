@@ -14,7 +14,8 @@ import type { RenderCache } from './render-cache.ts';
 import { renderStream } from './render.ts';
 import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream } from './send.ts';
 import type { MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
-import { isPerRequest, serializePayload } from '../routes/page-data.ts';
+import { isPerRequest, serializePayload, serializePayloadRest } from '../routes/page-data.ts';
+import { searchPath } from '../routes/search/query.ts';
 
 type Deps = {
   decide: Decider;
@@ -25,6 +26,8 @@ type Deps = {
   cache: RenderCache | null;
   /** Not-found pages by requested path: scanners ask for the same missing paths again and again. */
   notFoundCache: RenderCache | null;
+  /** Search pages by query: visitors ask the same few questions. */
+  searchCache: RenderCache | null;
   policy: CachePolicy;
   monitoring: MonitoringInit | null;
   /** Where the browser finds each locale's search index. */
@@ -38,11 +41,20 @@ export function pagesMiddleware(deps: Deps): Middleware {
   // deploys: serialize and escape it once per page, not per request. Not-found and
   // search data name what the visitor sent, so they are made each time.
   const payloads = new WeakMap<PageData, string>();
+  // The rest of the payload (messages, search indexes, monitoring) is the same for a whole locale.
+  const rests = new Map<string, string>();
+  const restOf = (locale: string): string => {
+    let rest = rests.get(locale);
+    if (rest === undefined) {
+      rest = serializePayloadRest({ messages: store.messages(locale), search: searchIndexes, ...(monitoring && { monitoring }) });
+      rests.set(locale, rest);
+    }
+    return rest;
+  };
   const embedded = (page: PageData): string => {
     let json = payloads.get(page);
     if (json === undefined) {
-      const messages = store.messages(page.locale);
-      json = serializePayload({ page, messages, search: searchIndexes, ...(monitoring && { monitoring }) });
+      json = serializePayload({ page }, restOf(page.locale));
       if (!isPerRequest(page)) payloads.set(page, json);
     }
     return json;
@@ -84,7 +96,17 @@ export function pagesMiddleware(deps: Deps): Middleware {
 async function sendPage(
   ctx: Context,
   page: PageData,
-  { store, manifest, renderTimeoutMs, log, cache, notFoundCache, policy, embedded }: Deps & { embedded: (page: PageData) => string },
+  {
+    store,
+    manifest,
+    renderTimeoutMs,
+    log,
+    cache,
+    notFoundCache,
+    searchCache,
+    policy,
+    embedded,
+  }: Deps & { embedded: (page: PageData) => string },
 ): Promise<void> {
   ctx.state.locale = page.locale;
   // The status is known before the first byte: a missing page is a real 404.
@@ -96,9 +118,14 @@ async function sendPage(
   if (answeredNotModified(ctx, store.etag(page), encoding)) return;
 
   // Fast path: a page rendered before is a lookup and a write (for HEAD, Koa sends its length, not its bytes).
-  // A search page is never kept: its path is the same for every query.
-  const pages = page.screen.screen === 'search' ? null : page.status === 200 ? cache : notFoundCache;
-  const stored = pages?.get(page.path);
+  // A search page is kept by its query (its path is the same for every query), apart from
+  // the pages: the queries are the visitors', so they must not push real pages out.
+  const { screen } = page;
+  const [pages, key] =
+    screen.screen === 'search'
+      ? [searchCache, searchPath(page.locale, screen.query)]
+      : [page.status === 200 ? cache : notFoundCache, page.path];
+  const stored = pages?.get(key);
   if (stored) return sendStored(ctx, stored, encoding);
   if (ctx.method === 'HEAD') {
     if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
@@ -115,6 +142,6 @@ async function sendPage(
       reportServerError(error);
     },
   });
-  if (pages) collect(stream, (body) => failed || pages.set(page.path, new StoredBody(body)));
+  if (pages) collect(stream, (body) => failed || pages.set(key, new StoredBody(body)));
   sendStream(ctx, stream, encoding);
 }

@@ -12,7 +12,7 @@ import type { Manifest } from './manifest.ts';
 import { type IndexFile, makeIndexFiles } from './search-indexes.ts';
 
 /** Results a search page lists (and the JSON the box reads when it searches on the server). */
-export const PAGE_RESULTS = 20;
+export const PAGE_RESULTS = 10;
 
 export type SiteSearch = {
   /** For the browser: each locale's index URL, or null where the index is too large and the box asks the server. */

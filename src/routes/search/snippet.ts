@@ -1,6 +1,6 @@
 // The words a search matched, marked in the text they were found in. The result is
 // plain text in parts (React escapes it when it renders), never HTML.
-import { eachWord, normaliseTerm, wordsOf, type Word } from '../../i18n/search-text.ts';
+import { wordsOf, type Word } from '../../i18n/search-text.ts';
 import type { Marked } from '../types.ts';
 
 /** Characters of context shown before the first matched word, and the snippet's whole length. */
@@ -9,57 +9,49 @@ const LENGTH = 180;
 
 /** The whole text, its matched words marked (for titles and headings). */
 export function markText(text: string, matched: ReadonlySet<string>, locale: string): Marked {
-  return parts(text, 0, text.length, findWords(text, matched, locale), matched);
+  return parts(text, 0, text.length, wordsIn(text, locale), matched);
 }
 
 /**
  * A window of the text around its first matched word, cut at word boundaries, with
  * `…` where text was left out. Without a match in the text (the page matched by its
- * title or a heading), its beginning. Words are read only up to the window's end.
+ * title or a heading), its beginning.
  */
 export function snippetOf(text: string, matched: ReadonlySet<string>, locale: string): Marked {
-  // A cheap look first: a term that is not in the normalised text is in none of its words.
-  const normalised = normaliseTerm(text);
-  const present = new Set([...matched].filter((term) => normalised.includes(term)));
-  const words: Word[] = [];
-  let first: Word | undefined;
-  let end = Math.min(text.length, LENGTH);
-  if (present.size > 0) {
-    for (const word of eachWord(text, locale, (run) => containsAny(run, present))) {
-      words.push(word);
-      if (!first && present.has(word.term)) {
-        first = word;
-        end = Math.min(text.length, Math.max(0, first.start - BEFORE) + LENGTH);
-      }
-      if (first && word.start >= end) break;
-    }
-  } else {
-    for (const word of eachWord(text, locale, () => false)) {
-      words.push(word);
-      if (word.start >= end) break;
-    }
-  }
+  const words = wordsIn(text, locale);
+  const first = words.find((word) => matched.has(word.term));
   let start = first ? Math.max(0, first.start - BEFORE) : 0;
   if (start > 0) start = words.find((word) => word.start >= start)?.start ?? start;
-  end = Math.min(text.length, start + LENGTH);
+  let end = Math.min(text.length, start + LENGTH);
   if (end < text.length) {
     const last = words.findLast((word) => word.end <= end && word.start >= start);
     if (last) end = last.end;
   }
-  const marked = parts(text, start, end, words, present);
+  const marked = parts(text, start, end, words, matched);
   if (start > 0) marked.unshift({ text: '… ', mark: false });
   if (end < text.length) marked.push({ text: ' …', mark: false });
   return merge(marked);
 }
 
-/** The words of `text`; runs that cannot hold a matched term are not segmented (the slow part). */
-function findWords(text: string, matched: ReadonlySet<string>, locale: string): Word[] {
-  return wordsOf(text, locale, (run) => containsAny(run, matched));
-}
+// The words of the texts quoted lately, per locale. Finding words is most of the work
+// of a search (normalising, segmenting Japanese), and the same sections are quoted
+// again and again; a text is a string of the loaded index, so the lookup is cheap.
+const WORDS_KEPT = 4096;
+const wordCache = new Map<string, Map<string, Word[]>>();
 
-function containsAny(run: string, terms: ReadonlySet<string>): boolean {
-  for (const term of terms) if (run.includes(term)) return true;
-  return false;
+function wordsIn(text: string, locale: string): Word[] {
+  let texts = wordCache.get(locale);
+  if (!texts) {
+    texts = new Map();
+    wordCache.set(locale, texts);
+  }
+  let words = texts.get(text);
+  if (!words) {
+    if (texts.size >= WORDS_KEPT) texts.delete(texts.keys().next().value!);
+    words = wordsOf(text, locale);
+    texts.set(text, words);
+  }
+  return words;
 }
 
 function parts(text: string, start: number, end: number, words: readonly Word[], matched: ReadonlySet<string>): Marked {
