@@ -1,7 +1,8 @@
 // `npm run build`: the client bundle (browser, minified, content-hashed), the
 // server bundle (node), the asset manifest, and a content check that fails the
 // build on a broken link, bad front matter or a message that does not parse; the
-// compiled content goes to dist/content.json for a fast start.
+// compiled content goes to dist/content.json for a fast start, and each locale's
+// search index to dist/client/assets/search-<locale>-<hash>.json.
 // Prints the gzip size of every client file.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { loadSite } from '../src/server/content/site.ts';
 import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
 import { MANIFEST_FILE } from '../src/server/manifest.ts';
 import { contentFingerprint, writeSnapshot } from '../src/server/content/snapshot.ts';
+import { makeIndexFiles } from '../src/server/search-indexes.ts';
 
 /** Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a slow network loads it in about a second. */
 const FIRST_LOAD_BUDGET = 80 * 1024;
@@ -31,7 +33,7 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   if (content) writeSnapshot(dist, content.fingerprint, content.site, content.messages);
 
   const client = await esbuild.build({
-    entryPoints: { main: 'src/client/main.tsx', styles: 'src/client/styles.css' },
+    entryPoints: { main: 'src/client/main.tsx', styles: 'src/client/site.css' },
     absWorkingDir: ROOT_DIR,
     bundle: true,
     minify: !dev,
@@ -106,14 +108,20 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   const preload = mainOutput.imports
     .filter((imported) => imported.kind === 'import-statement')
     .map((imported) => `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`);
-  const manifest = { build, js, css: entry('styles', '.css'), icon, preload };
+  // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
+  const search: Record<string, string> = {};
+  for (const file of content ? makeIndexFiles(content.site) : []) {
+    writeFileSync(join(dist, 'client', file.url), file.json);
+    search[file.locale] = file.url;
+  }
+  const manifest = { build, js, css: entry('styles', '.css'), icon, preload, search };
   writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
   if (dev) return;
   precompress(assetsDir);
   reportSizes(
     dist,
-    outputs.map(([file]) => join(ROOT_DIR, file)),
+    [...outputs.map(([file]) => join(ROOT_DIR, file)), ...Object.values(search).map((url) => join(dist, 'client', url))],
     [js, ...preload, manifest.css].map((path) => join(dist, 'client', path)),
   );
   console.log(`build ${build}: dist/manifest.json, dist/server/main.js`);
@@ -129,7 +137,7 @@ function hashedCopy(source: string, name: string, assetsDir: string): string {
 /** Brotli and gzip siblings of every asset, made once here; koa-static serves them by Accept-Encoding. */
 function precompress(assetsDir: string): void {
   for (const name of readdirSync(assetsDir)) {
-    if (!/\.(js|css|svg)$/.test(name)) continue;
+    if (!/\.(js|css|svg|json)$/.test(name)) continue;
     const bytes = readFileSync(join(assetsDir, name));
     writeFileSync(join(assetsDir, `${name}.br`), brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
     writeFileSync(join(assetsDir, `${name}.gz`), gzipSync(bytes, { level: 9 }));

@@ -1,3 +1,5 @@
+import { pageKey } from '../routes/page-data.ts';
+
 /**
  * Which clicks client navigation takes over: only what the browser would not do
  * better. A plain left click, with no modifier, on a same-origin link that opens
@@ -14,12 +16,12 @@ export function anchorOf(event: Event): HTMLAnchorElement | null {
   return anchor instanceof HTMLAnchorElement ? anchor : null;
 }
 
-/** The page path a link leads to, when it is one we navigate to ourselves; otherwise null. */
+/** The page a link leads to (its page key: path, and a search's query), when it is one we navigate to ourselves; otherwise null. */
 export function pagePathOf(anchor: HTMLAnchorElement, locales: ReadonlySet<string>): string | null {
   if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return null;
   const url = new URL(anchor.href, location.href);
   if (url.origin !== location.origin) return null;
   if (url.hash && url.pathname === location.pathname && url.search === location.search) return null;
   const first = url.pathname.split('/')[1] ?? '';
-  return locales.has(first) ? url.pathname : null;
+  return locales.has(first) ? pageKey(url) : null;
 }

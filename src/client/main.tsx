@@ -5,6 +5,8 @@ import { readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
 import { RootErrorBoundary } from './error-screen.tsx';
 import { type ClientNavigator, createNavigator } from './navigator.ts';
 import { reportError, startReporting } from './reporting.ts';
+import { createSearchSource } from './search.ts';
+import { SearchContext } from '../routes/search-box.tsx';
 
 /** Renders whatever page the navigator holds; after a navigation, finishes the arrival. */
 function ClientApp({ navigator }: { navigator: ClientNavigator }) {
@@ -16,13 +18,18 @@ function ClientApp({ navigator }: { navigator: ClientNavigator }) {
     // Hydration committed: a hook for tests and for anyone measuring time to interactive.
     document.documentElement.dataset.hydrated = '';
   }, []);
-  return <App page={state.page} intl={state.intl} />;
+  return (
+    <SearchContext.Provider value={search}>
+      <App page={state.page} intl={state.intl} />
+    </SearchContext.Provider>
+  );
 }
 
 // The server embedded this page's data and its locale's messages: hydrate #root with them.
 const payload = readPayload(document);
 startReporting(payload.monitoring);
 const nav = createNavigator(payload);
+const search = createSearchSource(payload.search ?? {}, payload.page.build);
 const logAndReport = (error: unknown) => {
   console.error(error);
   reportError(error);

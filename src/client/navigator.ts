@@ -5,7 +5,7 @@
 // (fetching), scroll-memory.ts, progress.ts, prefetch.ts, reload-guard.ts,
 // locale-cookie.ts.
 import type { CompiledMessages, Translator } from '../i18n/intl.ts';
-import { ANNOUNCER_ELEMENT_ID } from '../routes/page-data.ts';
+import { ANNOUNCER_ELEMENT_ID, pageKey } from '../routes/page-data.ts';
 import type { PageData, Payload } from '../routes/types.ts';
 import { updateHead } from './head.ts';
 import { makeClientIntl } from './intl.ts';
@@ -60,12 +60,12 @@ export function createNavigator(initial: Payload) {
   let controller: AbortController | null = null;
   let sequence = 0;
   let navigatedOnce = false;
-  /** The path of the latest navigation asked for, committed or still loading. */
-  let currentPath = initial.page.path;
+  /** The page key (path, and the query of a search) of the latest navigation asked for, committed or still loading. */
+  let currentPath = pageKey(location);
 
   async function navigate(url: URL, mode: Mode, redirects = 0): Promise<void> {
     const seq = ++sequence;
-    currentPath = url.pathname;
+    currentPath = pageKey(url);
     // Racing clicks: the last one wins, earlier fetches are aborted.
     controller?.abort();
     const current = new AbortController();
@@ -73,7 +73,7 @@ export function createNavigator(initial: Payload) {
     const settleProgress = showProgressSoon();
     let result: LoadResult;
     try {
-      result = await loader.load(url.pathname, current.signal);
+      result = await loader.load(pageKey(url), current.signal);
     } catch {
       return; // aborted by a newer navigation
     } finally {
@@ -127,7 +127,7 @@ export function createNavigator(initial: Payload) {
     // Moving between #hash entries of the same page: the browser scrolls by itself.
     // Compared with the latest navigation, not the page on screen: back then forward
     // faster than the data arrives must end on the forward page.
-    if (location.pathname === currentPath) return;
+    if (pageKey(location) === currentPath) return;
     void navigate(new URL(location.href), 'pop');
   }
 

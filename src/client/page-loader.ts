@@ -2,7 +2,7 @@ import { dataUrl } from '../routes/page-data.ts';
 import type { Payload } from '../routes/types.ts';
 
 /**
- * Fetches page data for a path. One cache for prefetches and clicks (pages are
+ * Fetches page data for a page key (a path; a search page's carries its query). One cache for prefetches and clicks (pages are
  * immutable within a build, so an entry never goes stale), so a prefetched page
  * is never fetched twice.
  */
@@ -20,7 +20,8 @@ export function createPageLoader(build: string, hasMessages: (locale: string) =>
   function urlFor(path: string): string {
     const locale = path.split('/')[1] ?? '';
     // The locale's messages come along only when the client does not have them yet.
-    return dataUrl(build, path) + (hasMessages(locale) ? '' : '?messages=1');
+    const url = dataUrl(build, path);
+    return hasMessages(locale) ? url : `${url}${url.includes('?') ? '&' : '?'}messages=1`;
   }
 
   async function fetchData(url: string, signal?: AbortSignal): Promise<LoadResult> {

@@ -8,6 +8,7 @@ import { BlogIndex } from './screens/blog-index.tsx';
 import { BlogPost } from './screens/blog-post.tsx';
 import { Article } from './screens/article.tsx';
 import { NotFound } from './screens/not-found.tsx';
+import { Search } from './screens/search.tsx';
 import type { PageData } from './types.ts';
 
 /**
@@ -38,5 +39,7 @@ function renderScreen({ screen, path }: PageData, contentLang: string | undefine
       return <Article data={screen} lang={contentLang} />;
     case 'not-found':
       return <NotFound data={screen} />;
+    case 'search':
+      return <Search data={screen} />;
   }
 }

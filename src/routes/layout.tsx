@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useIntl } from '../i18n/context.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
+import { SearchBox } from './search-box.tsx';
 import type { PageData } from './types.ts';
 
 const SECTIONS = [
@@ -40,6 +41,7 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
             })}
           </ul>
         </nav>
+        <SearchBox page={page} />
         <LanguageSwitcher page={page} label={t('switcher.label')} />
       </header>
       <main id="main" className="site-main">

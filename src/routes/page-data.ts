@@ -1,4 +1,5 @@
-import type { Payload, ScreenData } from './types.ts';
+import { parseSearchQuery, SEARCH_SLUG } from './search/query.ts';
+import type { PageData, Payload, ScreenData } from './types.ts';
 
 // The server <-> browser wire contract, both directions side by side:
 // where page data lives (its URL), how it is embedded in a document, and how
@@ -26,6 +27,9 @@ const DATA_SUFFIX = '.json';
  * bundle asks for an old build's URL, and the server can tell it to reload.
  */
 export function dataUrl(build: string, pagePath: string): string {
+  // A page key may carry a query (see pageKey): it goes after the `.json`.
+  const query = pagePath.indexOf('?');
+  if (query !== -1) return DATA_PREFIX + build + pagePath.slice(0, query) + DATA_SUFFIX + pagePath.slice(query);
   return DATA_PREFIX + build + pagePath + DATA_SUFFIX;
 }
 
@@ -36,6 +40,26 @@ export function parseDataUrl(rawPath: string): { build: string; pagePath: string
   const slash = inner.indexOf('/');
   if (slash <= 0) return null;
   return { build: inner.slice(0, slash), pagePath: inner.slice(slash) };
+}
+
+/**
+ * Pages made per request from what the visitor sent (a not-found path, a search
+ * query): never kept by path in a cache, and escaped wherever they go out as JSON.
+ */
+export function isPerRequest(page: PageData): boolean {
+  return page.status !== 200 || page.screen.screen === 'search';
+}
+
+/**
+ * What identifies a page's data for the browser: its path, and for the search page
+ * its query too (`/en/search?q=x`), so two queries are never taken for one page.
+ */
+export function pageKey(url: { pathname: string; search: string }): string {
+  if (!url.pathname.endsWith(`/${SEARCH_SLUG}`) || url.pathname.split('/').length !== 3) return url.pathname;
+  const query = parseSearchQuery(url.search);
+  // A query the server refuses goes to it as it is, to be refused there.
+  if (query.kind === 'reject') return url.pathname + url.search;
+  return query.query ? `${url.pathname}?q=${encodeURIComponent(query.query)}` : url.pathname;
 }
 
 // JSON inside <script> ends at the first `</script`, and `<!--` switches the HTML
@@ -59,20 +83,21 @@ export function escapeJsonForHtml(json: string): string {
  * document, and the browser reads it back from the DOM (see readPayload), so a
  * page never carries its content twice.
  */
-export function serializePayload(payload: Payload, shared: string = serializeShared(payload)): string {
+export function serializePayload(payload: Payload, rest = serializePayloadRest(payload)): string {
   const { screen } = payload.page;
   const page = 'html' in screen ? { ...payload.page, screen: { ...screen, html: '' } } : payload.page;
-  const opening = escapeJsonForHtml(JSON.stringify({ page }).slice(0, -1)); // `{"page":{...}`
-  return shared === '}' ? `${opening}}` : `${opening},${shared}`;
+  return `{"page":${escapeJsonForHtml(JSON.stringify(page))}${rest}}`;
 }
 
 /**
- * The part of the payload every page of a locale embeds alike (its messages and
- * the monitoring settings), serialized and escaped once: `"messages":{...}}`.
- * Pass it to serializePayload to skip the largest part of the work per page.
+ * Everything in a payload but the page (messages, search indexes, monitoring),
+ * serialized and escaped, for serializePayload: it is the same for every page of a
+ * locale, so a server makes it once per locale, not once per page made per request.
  */
-export function serializeShared({ messages, monitoring }: Omit<Payload, 'page'>): string {
-  return escapeJsonForHtml(JSON.stringify({ messages, monitoring }).slice(1));
+export function serializePayloadRest(payload: Omit<Payload, 'page'>): string {
+  const { page: _page, ...rest } = payload as Partial<Payload>;
+  const json = escapeJsonForHtml(JSON.stringify(rest));
+  return json === '{}' ? '' : `,${json.slice(1, -1)}`;
 }
 
 /** Browser side: the payload of the current document, with the content restored. */

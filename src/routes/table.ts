@@ -10,6 +10,8 @@ export const ROUTES = [
   { id: 'docs', pattern: 'docs/*' },
   { id: 'blog-index', pattern: 'blog' },
   { id: 'blog-post', pattern: 'blog/:post' },
+  // Made per request from `?q=` (src/server/site-search.ts), never from content.
+  { id: 'search', pattern: 'search' },
   { id: 'article', pattern: '*' },
 ] as const;
 

@@ -40,7 +40,9 @@ export type ScreenData =
       readingMinutes: number;
     }
   | { screen: 'article'; title: string; html: string }
-  | { screen: 'not-found'; path: string };
+  | { screen: 'not-found'; path: string }
+  /** Made per request from the visitor's query (never cached by path); `hits` are the first of `total`. */
+  | { screen: 'search'; query: string; total: number; hits: SearchHit[] };
 
 export type ScreenId = ScreenData['screen'];
 
@@ -71,8 +73,29 @@ export type PageData = {
   screen: ScreenData;
 };
 
+/** Text with the words a search matched marked: shown as text, marked parts in <mark>; never HTML. */
+export type Marked = { text: string; mark: boolean }[];
+
+/** One page found by search, at the section where the query matched best. */
+export type SearchHit = {
+  /** The page's path, with `#<heading id>` when the match is under a heading. */
+  path: string;
+  title: Marked;
+  /** The heading of the matched section; null for the text before the first heading. */
+  heading: Marked | null;
+  snippet: Marked;
+  /** Set for a page served from the default locale (untranslated): its language tag and name. */
+  fallback: { lang: string; language: string } | null;
+};
+
+/**
+ * Where the browser finds each locale's search index (a content-hashed asset), or
+ * null for a locale whose index is too large to download: the box asks the server.
+ */
+export type SearchIndexes = Record<string, string | null>;
+
 /** Browser error and performance reporting, present only when SENTRY_DSN is set. */
 export type MonitoringInit = { dsn: string; tunnel: string; environment: string; release: string; tracesSampleRate: number };
 
-/** What a document carries for hydration (all three), and what a navigation fetches (page, maybe messages). */
-export type Payload = { page: PageData; messages?: CompiledMessages; monitoring?: MonitoringInit };
+/** What a document carries for hydration (all of it), and what a navigation fetches (page, maybe messages). */
+export type Payload = { page: PageData; messages?: CompiledMessages; monitoring?: MonitoringInit; search?: SearchIndexes };

@@ -24,6 +24,8 @@ import type { PreparedSite } from './prepare-site.ts';
 const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
 /** Not-found pages kept (by requested path; the keys are the visitors', so the bytes are bounded small). */
 const NOT_FOUND_CACHE_BYTES = 4 * 1024 * 1024;
+/** Search pages kept (by query; the same bound as not-found pages, for the same reason). */
+const SEARCH_CACHE_BYTES = 4 * 1024 * 1024;
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
 export type AppParts = {
@@ -52,6 +54,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   const policy = cachePolicy(config.pageMaxAge);
   const cache = config.renderCache ? new RenderCache(RENDER_CACHE_BYTES) : null;
   const notFoundCache = config.renderCache ? new RenderCache(NOT_FOUND_CACHE_BYTES) : null;
+  const searchCache = config.renderCache ? new RenderCache(SEARCH_CACHE_BYTES) : null;
 
   app.use(accessLog(log));
   app.use(securityHeaders({ trustProxy: config.trustProxy }));
@@ -93,7 +96,15 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding'),
   });
   // koa-static passes on what it does not find: under /assets that is a 404, not a page.
-  fixed.get(FIXED_ROUTES.assets, assets, () => {
+  // Search indexes are served from memory: the server may have made them itself (content changed since the build).
+  const searchIndex: Middleware = (ctx, next) => {
+    const body = runtime.search.asset(ctx.path);
+    if (!body) return next();
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.set('Cache-Control', `public, max-age=${ONE_YEAR_MS / 1000}, immutable`);
+    sendStored(ctx, body);
+  };
+  fixed.get(FIXED_ROUTES.assets, searchIndex, assets, () => {
     throw new HttpError(404, 'Not found');
   });
   fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
@@ -121,6 +132,18 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     release: config.sentry.release ?? runtime.manifest.build,
     tracesSampleRate: config.sentry.tracesSampleRate,
   };
-  app.use(pagesMiddleware({ ...runtime, renderTimeoutMs: config.renderTimeoutMs, log, cache, notFoundCache, policy, monitoring }));
+  app.use(
+    pagesMiddleware({
+      ...runtime,
+      renderTimeoutMs: config.renderTimeoutMs,
+      log,
+      cache,
+      notFoundCache,
+      searchCache,
+      policy,
+      monitoring,
+      searchIndexes: runtime.search.indexes,
+    }),
+  );
   return app;
 }

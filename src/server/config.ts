@@ -31,6 +31,8 @@ export type Config = Readonly<{
   renderCache: boolean;
   /** Seconds a shared cache (CDN) may keep HTML and page data. */
   pageMaxAge: number;
+  /** Largest search index (KB gzip) a browser downloads; above it, the search box asks the server as you type. */
+  searchIndexMaxKb: number;
   /** Proxy hops to trust for X-Forwarded-For/-Proto; 0 trusts none. */
   trustProxy: number;
   server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderSize: number };
@@ -86,6 +88,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
     renderCache: readChoice(env, 'RENDER_CACHE', ['on', 'off'] as const, 'on') === 'on',
     pageMaxAge: readInteger(env, 'PAGE_MAX_AGE', 300, { min: 0, max: 31_536_000 }),
+    searchIndexMaxKb: readInteger(env, 'SEARCH_INDEX_MAX_KB', 80, { min: 0, max: 100_000 }),
     trustProxy: readInteger(env, 'TRUST_PROXY', 0, { min: 0, max: 10 }),
     server: {
       headersTimeoutMs: readInteger(env, 'HEADERS_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),

@@ -5,7 +5,15 @@ import { join } from 'node:path';
  * What `npm run build` wrote: the build id and the hashed names of the entry
  * files. Read once at start-up; the document links to these names.
  */
-export type Manifest = { build: string; js: string; css: string; icon: string; preload: string[] };
+export type Manifest = {
+  build: string;
+  js: string;
+  css: string;
+  icon: string;
+  preload: string[];
+  /** Each locale's search index asset (none in a development build: the server makes them). */
+  search: Record<string, string>;
+};
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -20,5 +28,12 @@ export function readManifest(distDir: string): Manifest {
   if (typeof data.build !== 'string' || typeof data.js !== 'string' || typeof data.css !== 'string' || typeof data.icon !== 'string') {
     throw new Error(`${file} is incomplete: run \`npm run build\` again`);
   }
-  return { build: data.build, js: data.js, css: data.css, icon: data.icon, preload: Array.isArray(data.preload) ? data.preload : [] };
+  return {
+    build: data.build,
+    js: data.js,
+    css: data.css,
+    icon: data.icon,
+    preload: Array.isArray(data.preload) ? data.preload : [],
+    search: typeof data.search === 'object' && data.search !== null ? data.search : {},
+  };
 }

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { escapeJsonForHtml, parseDataUrl } from '../routes/page-data.ts';
+import { escapeJsonForHtml, isPerRequest, parseDataUrl } from '../routes/page-data.ts';
 import type { Decider } from './decide.ts';
 import { HttpError } from './errors.ts';
 import type { CachePolicy } from './cache-policy.ts';
@@ -27,7 +27,12 @@ export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps
       ctx.body = { stale: true, build };
       return;
     }
-    const decision = decide({ path: target.pagePath, search: '', cookie: undefined, acceptLanguage: undefined });
+    // Only `q` (the search page's query) is the page's business; `messages` is ours.
+    const search = ctx.querystring
+      .split('&')
+      .filter((pair) => pair === 'q' || pair.startsWith('q='))
+      .join('&');
+    const decision = decide({ path: target.pagePath, search, cookie: undefined, acceptLanguage: undefined });
     switch (decision.kind) {
       case 'reject':
         throw new HttpError(decision.status, decision.reason);
@@ -46,14 +51,15 @@ export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps
         const etag = store.etag(page)?.replace(/"$/, withMessages ? '-dm"' : '-d"');
         if (answeredNotModified(ctx, etag, encoding)) return;
         const key = `${withMessages ? 'data+messages' : 'data'}:${page.path}`;
-        let body = page.status === 200 ? cache?.get(key) : undefined;
+        const perRequest = isPerRequest(page);
+        let body = perRequest ? undefined : cache?.get(key);
         if (!body) {
           const json = JSON.stringify(withMessages ? { page, messages: store.messages(page.locale) } : { page });
-          // A not-found answer names the requested path: escaped like the embedded payload, so no
-          // byte of a request goes back out as raw `<` (defence in depth beside nosniff). Pages
-          // carry only our own content, whose HTML would grow by a quarter if escaped.
-          body = new StoredBody(Buffer.from(page.status === 200 ? json : escapeJsonForHtml(json)));
-          if (cache && page.status === 200) cache.set(key, body);
+          // A not-found or search answer names what the visitor sent: escaped like the embedded
+          // payload, so no byte of a request goes back out as raw `<` (defence in depth beside
+          // nosniff). Pages carry only our own content, whose HTML would grow by a quarter if escaped.
+          body = new StoredBody(Buffer.from(perRequest ? escapeJsonForHtml(json) : json));
+          if (cache && !perRequest) cache.set(key, body);
         }
         sendStored(ctx, body, encoding);
       }

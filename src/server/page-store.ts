@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { directionOf } from '../i18n/locales.ts';
 import { makeIntl, type CompiledMessages, type Translator } from '../i18n/intl.ts';
 import { pagePath } from '../routes/location.ts';
+import type { SearchResults } from '../routes/search/engine.ts';
+import { SEARCH_SLUG, searchPath } from '../routes/search/query.ts';
 import type { Head, LocaleLink, PageData } from '../routes/types.ts';
 import type { Site, SourcePage } from './content/site.ts';
 import { BoundedCache } from './bounded-cache.ts';
@@ -19,6 +21,8 @@ import { screenMaker } from './screens.ts';
 export type PageStore = {
   find(locale: string, slug: string): PageData | undefined;
   notFound(locale: string, path: string): PageData;
+  /** The search page for a query and its results: `noindex` (no canonical), the switcher keeps the query. */
+  searchPage(locale: string, query: string, results: SearchResults): PageData;
   intl(locale: string): Translator;
   messages(locale: string): CompiledMessages;
   /** A strong validator for a stored page: changes with the build, the page data and its locale's messages. */
@@ -120,6 +124,27 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
         locales: switcherFor(''),
         fallback: null,
         screen: { screen: 'not-found', path },
+      };
+    },
+    searchPage(locale, query, { total, hits }) {
+      const intl = intls.get(locale)!;
+      const title = query ? intl.formatMessage({ id: 'search.titleWithQuery' }, { query }) : intl.formatMessage({ id: 'search.title' });
+      return {
+        build,
+        status: 200,
+        locale,
+        dir: directionOf(locale),
+        path: pagePath(locale, SEARCH_SLUG),
+        head: {
+          title: `${title} · ${intl.formatMessage({ id: 'site.name' })}`,
+          description: intl.formatMessage({ id: 'search.title' }),
+          // No canonical: the document says noindex, and the sitemap never lists it.
+          canonical: null,
+          alternates: [],
+        },
+        locales: localeLinks(site.locales, SEARCH_SLUG, autonyms).map((link) => ({ ...link, path: searchPath(link.locale, query) })),
+        fallback: null,
+        screen: { screen: 'search', query, total, hits },
       };
     },
     intl: (locale) => intls.get(locale)!,

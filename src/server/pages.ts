@@ -14,8 +14,9 @@ import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './bounded-cache.ts';
 import { renderStream } from './render.ts';
 import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream } from './send.ts';
-import type { MonitoringInit, PageData } from '../routes/types.ts';
-import { serializePayload, serializeShared } from '../routes/page-data.ts';
+import type { MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
+import { serializePayload, serializePayloadRest } from '../routes/page-data.ts';
+import { searchPath } from '../routes/search/query.ts';
 
 type Deps = {
   decide: Decider;
@@ -26,26 +27,29 @@ type Deps = {
   cache: RenderCache | null;
   /** Not-found pages by requested path: scanners ask for the same missing paths again and again. */
   notFoundCache: RenderCache | null;
+  /** Search pages by query: visitors ask the same few questions. */
+  searchCache: RenderCache | null;
   policy: CachePolicy;
   monitoring: MonitoringInit | null;
+  /** Where the browser finds each locale's search index. */
+  searchIndexes: SearchIndexes;
 };
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
 export function pagesMiddleware(deps: Deps): Middleware {
-  const { decide, policy, store, monitoring } = deps;
-  // The embedded JSON's largest part, the locale's messages (with the monitoring
-  // settings), is the same for every page of the locale: serialized once, at the
-  // first render in that locale. The page's own part, without its HTML, is small.
-  const shared = new Map<string, string>();
+  const { decide, policy, store, monitoring, searchIndexes } = deps;
+  // The embedded JSON's largest part, the locale's messages (with the search index
+  // URLs and the monitoring settings), is the same for every page of the locale:
+  // serialized once, at the first render in that locale. The page's own part,
+  // without its HTML, is small, so it is made per render (no per-page cache to outgrow the page cache).
+  const rests = new Map<string, string>();
   const embedded = (page: PageData): string => {
-    let tail = shared.get(page.locale);
-    if (tail === undefined) {
-      tail = serializeShared(
-        monitoring ? { messages: store.messages(page.locale), monitoring } : { messages: store.messages(page.locale) },
-      );
-      shared.set(page.locale, tail);
+    let rest = rests.get(page.locale);
+    if (rest === undefined) {
+      rest = serializePayloadRest({ messages: store.messages(page.locale), search: searchIndexes, ...(monitoring && { monitoring }) });
+      rests.set(page.locale, rest);
     }
-    return serializePayload({ page }, tail);
+    return serializePayload({ page }, rest);
   };
   const sendDeps = { ...deps, embedded };
   return async (ctx) => {
@@ -84,7 +88,17 @@ export function pagesMiddleware(deps: Deps): Middleware {
 async function sendPage(
   ctx: Context,
   page: PageData,
-  { store, manifest, renderTimeoutMs, log, cache, notFoundCache, policy, embedded }: Deps & { embedded: (page: PageData) => string },
+  {
+    store,
+    manifest,
+    renderTimeoutMs,
+    log,
+    cache,
+    notFoundCache,
+    searchCache,
+    policy,
+    embedded,
+  }: Deps & { embedded: (page: PageData) => string },
 ): Promise<void> {
   ctx.state.locale = page.locale;
   // The status is known before the first byte: a missing page is a real 404.
@@ -96,8 +110,14 @@ async function sendPage(
   if (answeredNotModified(ctx, store.etag(page), encoding)) return;
 
   // Fast path: a page rendered before is a lookup and a write (for HEAD, Koa sends its length, not its bytes).
-  const pages = page.status === 200 ? cache : notFoundCache;
-  const stored = pages?.get(page.path);
+  // A search page is kept by its query (its path is the same for every query), apart from
+  // the pages: the queries are the visitors', so they must not push real pages out.
+  const { screen } = page;
+  const [pages, key] =
+    screen.screen === 'search'
+      ? [searchCache, searchPath(page.locale, screen.query)]
+      : [page.status === 200 ? cache : notFoundCache, page.path];
+  const stored = pages?.get(key);
   if (stored) return sendStored(ctx, stored, encoding);
   if (ctx.method === 'HEAD') {
     if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
@@ -115,7 +135,7 @@ async function sendPage(
       reportServerError(error);
     },
   });
-  if (pages) collect(stream, (body) => failed || pages.set(page.path, new StoredBody(body)));
+  if (pages) collect(stream, (body) => failed || pages.set(key, new StoredBody(body)));
   // Compressed as it streams, flushed at each of React's chunks: not the bytes of the stored
   // form every later answer sends (one pass, a higher level). A strong ETag names one byte
   // sequence, so this one is weak; If-None-Match compares weakly, so it still gets 304s.

@@ -4,6 +4,7 @@ import { contentFingerprint, readSnapshot } from './content/snapshot.ts';
 import { createDecider, type Decider } from './decide.ts';
 import { readManifest, type Manifest } from './manifest.ts';
 import { buildPageStore, type PageStore } from './page-store.ts';
+import { prepareSearch, type SiteSearch } from './site-search.ts';
 import { buildRobots, buildSitemap } from './sitemap.ts';
 import { StoredBody } from './compression.ts';
 
@@ -12,18 +13,21 @@ export type PreparedSite = {
   manifest: Manifest;
   store: PageStore;
   decide: Decider;
+  search: SiteSearch;
   sitemap: StoredBody;
   robots: StoredBody;
 };
 
 export async function prepareSite(config: Config): Promise<PreparedSite> {
   const manifest = readManifest(config.distDir);
-  const { site, messages } = await loadContent(config);
+  const { site, messages, built } = await loadContent(config);
   const store = buildPageStore({ site, messages, publicUrl: config.publicUrl, build: manifest.build });
+  const search = prepareSearch({ site, manifest, distDir: config.distDir, built, maxDownloadBytes: config.searchIndexMaxKb * 1024 });
   return {
     manifest,
     store,
-    decide: createDecider(store, config.locales, indexLocales(config.locales), config.defaultLocale),
+    search,
+    decide: createDecider(store, search, config.locales, indexLocales(config.locales), config.defaultLocale),
     sitemap: new StoredBody(Buffer.from(buildSitemap(store, config.publicUrl))),
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
   };
@@ -35,8 +39,9 @@ export async function prepareSite(config: Config): Promise<PreparedSite> {
  */
 async function loadContent({ localesDir, locales, defaultLocale, distDir }: Config) {
   const snapshot = readSnapshot(distDir, contentFingerprint(localesDir, locales, defaultLocale));
-  if (snapshot) return snapshot;
+  // `built`: the content is what the build compiled (and indexed for search).
+  if (snapshot) return { ...snapshot, built: true };
   const [{ loadSite }, { loadMessages }] = await Promise.all([import('./content/site.ts'), import('./messages.ts')]);
   const messages = loadMessages(localesDir, locales, defaultLocale);
-  return { site: loadSite(localesDir, locales, defaultLocale, messages), messages };
+  return { site: loadSite(localesDir, locales, defaultLocale, messages), messages, built: false };
 }

@@ -1,3 +1,4 @@
+import type { MarkdownLabels } from '../../src/server/content/markdown.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -53,3 +54,10 @@ export async function makeSite(tree: Record<string, Record<string, string | obje
   const messages = loadMessages(dir, locales, locales[0]!);
   return { site: loadSite(dir, locales, locales[0]!, messages), messages };
 }
+
+/** Labels for the Markdown renderer's boxes and anchors, in English. */
+export const MARKDOWN_LABELS: MarkdownLabels = {
+  table: (number) => `Table ${number}`,
+  code: (number) => `Code ${number}`,
+  headingLink: (heading) => `Link to ${heading}`,
+};

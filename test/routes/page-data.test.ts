@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dataUrl, escapeJsonForHtml, parseDataUrl, serializePayload, serializeShared } from '../../src/routes/page-data.ts';
+import { dataUrl, escapeJsonForHtml, parseDataUrl, serializePayload, serializePayloadRest } from '../../src/routes/page-data.ts';
 import type { PageData } from '../../src/routes/types.ts';
 
 const hostile = ['</script><script>alert(1)</script>', '<!-- x', 'a\u2028b\u2029c', '&amp; <b>', '"quotes" \\ back'];
@@ -35,7 +35,7 @@ test('a payload with its shared part serialized ahead is the same JSON, escaped'
   const messages = { 'a.b': [{ type: 0, value: '</script><!--' }] } as never;
   const monitoring = { dsn: 'https://k@o.example/1', tunnel: '/monitoring', environment: 'e', release: 'r', tracesSampleRate: 0.1 };
   for (const payload of [{ page }, { page, messages }, { page, messages, monitoring }]) {
-    const json = serializePayload(payload, serializeShared(payload));
+    const json = serializePayload(payload, serializePayloadRest(payload));
     assert.equal(json, serializePayload(payload));
     assert.doesNotMatch(json, /<|>|&/);
     assert.deepEqual(JSON.parse(json), { ...payload, page: { ...page, screen: { ...page.screen, html: '' } } });

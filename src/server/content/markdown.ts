@@ -116,12 +116,16 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-export type RenderedMarkdown = { html: string; links: InternalLink[]; headings: Heading[] };
+export type RenderedMarkdown = { html: string; links: InternalLink[]; headings: Heading[]; tokens: Token[] };
 
-/** `locale` prefixes internal links; `lineOffset` is the body's first line in its file, for error reports. */
+/**
+ * `locale` prefixes internal links; `lineOffset` is the body's first line in its file, for error reports.
+ * `tokens`: the parsed page, for readers of its structure (content/sections.ts).
+ */
 export function renderMarkdown(body: string, options: { locale: string; labels: MarkdownLabels; lineOffset: number }): RenderedMarkdown {
   const env: Env = { ...options, links: [], headings: [], tables: 0, codes: 0 };
-  return { html: md.render(body, env), links: env.links, headings: env.headings };
+  const tokens = md.parse(body, env);
+  return { html: md.renderer.render(tokens, md.options, env), links: env.links, headings: env.headings, tokens };
 }
 
 /** Visible text length, for the reading-time estimate. */

@@ -6,6 +6,7 @@ import { makeIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from '../messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
+import { type Section, sectionsOf } from './sections.ts';
 
 /**
  * All Markdown of all locales, compiled once at start-up. A request never reads a
@@ -23,6 +24,12 @@ export type SourcePage = FrontMatter & {
   html: () => string;
   /** Every heading of the body, in order, as compiled (ids match the HTML). */
   headings: Heading[];
+  /**
+   * The text cut at its headings, for the search index the build makes. The built
+   * snapshot leaves it out (the index files hold it), so a server started from a
+   * build has it empty.
+   */
+  sections: Section[];
   textLength: number;
   file: string;
 };
@@ -63,7 +70,7 @@ export function loadSite(localesDir: string, locales: readonly string[], default
   const compile = (source: Source, servingLocale: string) => {
     // Links are prefixed with the serving locale, so a fallback page keeps the reader in their language;
     // labels are in the content's language, the `lang` its article is marked with.
-    const { html, links, headings } = renderMarkdown(source.body, {
+    const { html, links, headings, tokens } = renderMarkdown(source.body, {
       locale: servingLocale,
       labels: labels.get(source.locale)!,
       lineOffset: source.bodyLine,
@@ -82,6 +89,7 @@ export function loadSite(localesDir: string, locales: readonly string[], default
       contentLocale: source.locale,
       html: () => html,
       headings,
+      sections: sectionsOf(tokens),
       textLength: textLength(source.body),
       file: source.file,
     });

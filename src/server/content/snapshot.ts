@@ -18,7 +18,7 @@ export const SNAPSHOT_FILE = 'content.json';
 export const BODIES_FILE = 'content.html';
 
 /** A page without its HTML, and where its HTML is in the bodies file: [byte offset, byte length]. */
-type StoredPage = Omit<SourcePage, 'html'> & { at: [number, number] };
+type StoredPage = Omit<SourcePage, 'html' | 'sections'> & { at: [number, number] };
 
 type Snapshot = {
   fingerprint: string;
@@ -49,7 +49,8 @@ export function writeSnapshot(dir: string, fingerprint: string, site: Site, mess
   let offset = 0;
   const pages = [...site.pages].map(([locale, byslug]): [string, StoredPage[]] => [
     locale,
-    [...byslug.values()].map(({ html, ...page }) => {
+    // The section text is left out: the search index files the build writes hold it.
+    [...byslug.values()].map(({ html, sections: _sections, ...page }) => {
       const body = Buffer.from(html());
       bodies.push(body);
       offset += body.length;
@@ -104,7 +105,7 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
       pages: new Map(
         snapshot.site.pages.map(([locale, pages]) => [
           locale,
-          new Map(pages.map(({ at, ...page }): [string, SourcePage] => [page.slug, { ...page, html: () => read(at) }])),
+          new Map(pages.map(({ at, ...page }): [string, SourcePage] => [page.slug, { ...page, sections: [], html: () => read(at) }])),
         ]),
       ),
       translations: new Map(snapshot.site.translations),

@@ -1,12 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type MarkdownLabels, renderMarkdown } from '../../../src/server/content/markdown.ts';
-
-const LABELS: MarkdownLabels = {
-  table: (number) => `Table ${number}`,
-  code: (number) => `Code ${number}`,
-  headingLink: (heading) => `Link to ${heading}`,
-};
+import { renderMarkdown } from '../../../src/server/content/markdown.ts';
+import { MARKDOWN_LABELS as LABELS } from '../../helpers/content.ts';
 
 function render(body: string, labels = LABELS) {
   return renderMarkdown(body, { locale: 'en', labels, lineOffset: 0 });

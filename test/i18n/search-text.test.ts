@@ -1,0 +1,102 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { normaliseTerm, termsOf, wordsOf } from '../../src/i18n/search-text.ts';
+
+/** Both spellings give the same index term. */
+function same(locale: string, a: string, b: string) {
+  assert.deepEqual(termsOf(a, locale), termsOf(b, locale), `${a} ~ ${b}`);
+}
+
+describe('normalising: case, accents and spellings a reader treats as one', () => {
+  for (const [locale, typed, written] of [
+    ['de', 'Uberblick', 'Überblick'],
+    ['de', 'strasse', 'Straße'],
+    ['de', 'STRASSE', 'STRAẞE'],
+    ['fr', 'negociation', 'négociation'],
+    ['fr', 'Ecole', 'École'],
+    ['fr', 'oeuvre', 'œuvre'],
+    ['fr', 'equipe', "l'équipe"],
+    ['fr', 'equipe', 'l’équipe'],
+    ['fr', 'hopital', 'hôpital'],
+    ['en', 'polysite', "polysite's"],
+    ['en', 'cafe', 'Café'],
+    ['ja', 'api', 'ＡＰＩ'],
+    ['ja', 'カタカナ', 'ｶﾀｶﾅ'],
+  ] as const) {
+    test(`${locale}: "${typed}" finds "${written}"`, () => same(locale, typed, written));
+  }
+
+  test('ar: harakat and tatweel are dropped', () => {
+    same('ar', 'كتب', 'كَتَبَ');
+    same('ar', 'مرحبا', 'مرحـــبا');
+    same('ar', 'السلام', 'السَّلَامُ');
+  });
+
+  test('ar: the alef variants أ إ آ ٱ are one alef', () => {
+    for (const variant of ['أحمد', 'إحمد', 'آحمد', 'ٱحمد']) same('ar', 'احمد', variant);
+  });
+
+  test('ar: alef maksura and teh marbuta fold as a search engine folds them', () => {
+    same('ar', 'مستشفي', 'مستشفى');
+    same('ar', 'مكتبه', 'مكتبة');
+  });
+
+  test('ja: voiced kana stay distinct from unvoiced (が is not か)', () => {
+    assert.notDeepEqual(termsOf('が', 'ja'), termsOf('か', 'ja'));
+  });
+
+  test('underscores and hyphens separate words, so RENDER_CACHE is found by "render cache"', () => {
+    assert.deepEqual(termsOf('RENDER_CACHE', 'en'), ['render', 'cache']);
+    assert.deepEqual(termsOf('multi-word', 'en'), ['multi', 'word']);
+  });
+
+  test('punctuation and symbols are no words', () => {
+    assert.deepEqual(termsOf('— … « » () !? ـــ', 'fr'), []);
+    assert.equal(normaliseTerm('ـــ'), '');
+  });
+});
+
+describe('segmenting: scripts written without spaces are cut into words', () => {
+  test('ja: a sentence becomes its words, with Latin words inside kept whole', () => {
+    const terms = termsOf('このガイドでは、polysite のリポジトリを手元に用意します。', 'ja');
+    for (const word of ['ガイド', 'polysite', 'リポジトリ', '手元', '用意'])
+      assert.ok(terms.includes(word), `${word} in ${terms.join('|')}`);
+  });
+
+  test('ja: a katakana word is one term, not the pieces the dictionary cuts it into', () => {
+    assert.deepEqual(termsOf('リポジトリ', 'ja'), ['リポジトリ']);
+    assert.deepEqual(termsOf('インストール', 'ja'), ['インストール']);
+  });
+
+  test('ja: a word alone is segmented as it is inside a sentence', () => {
+    for (const word of ['設定', '配信', 'ビルド', 'サーバー']) {
+      const inside = termsOf(`サイトの${word}を確認します`, 'ja');
+      for (const term of termsOf(word, 'ja')) assert.ok(inside.includes(term), `${word}: ${term} in ${inside.join('|')}`);
+    }
+  });
+
+  test('zh: Chinese in mid-paragraph is cut into words too', () => {
+    const terms = termsOf('我们的服务器支持多种语言', 'zh');
+    assert.ok(terms.length > 2, terms.join('|'));
+    assert.ok(terms.includes('服务器') || terms.includes('服务'), terms.join('|'));
+  });
+
+  test('words carry their place in the original text, for marking', () => {
+    const text = 'Voir l’équipe à Paris';
+    const words = wordsOf(text, 'fr');
+    assert.deepEqual(
+      words.map((word) => [text.slice(word.start, word.end), word.term]),
+      [
+        ['Voir', 'voir'],
+        ['l’équipe', 'equipe'],
+        ['à', 'a'],
+        ['Paris', 'paris'],
+      ],
+    );
+    const ja = '設定ファイルを読む';
+    assert.deepEqual(
+      wordsOf(ja, 'ja').map((word) => ja.slice(word.start, word.end)),
+      ['設定', 'ファイル', 'を', '読む'],
+    );
+  });
+});
