@@ -1,7 +1,7 @@
 // Search at run time: each locale's index loaded once at start-up from the very
 // bytes the browser downloads, the query answered with the same function the
 // browser runs (src/routes/search/engine.ts).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadSearchIndex, type SearchIndex, type SearchResults, searchIndex } from '../routes/search/engine.ts';
@@ -9,7 +9,7 @@ import type { SearchIndexes } from '../routes/types.ts';
 import { StoredBody } from './compression.ts';
 import type { Site } from './content/site.ts';
 import type { Manifest } from './manifest.ts';
-import { type IndexFile, makeIndexFiles } from './search-indexes.ts';
+import { makeIndexFiles } from './search-indexes.ts';
 
 /** Results a search page lists (and the JSON the box reads when it searches on the server). */
 export const PAGE_RESULTS = 10;
@@ -33,27 +33,55 @@ type Options = {
 };
 
 export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes }: Options): SiteSearch {
-  const files: IndexFile[] =
-    built && site.locales.every((locale) => manifest.search[locale])
-      ? site.locales.map((locale) => {
-          const url = manifest.search[locale]!;
-          return { locale, url, json: readFileSync(join(distDir, 'client', url), 'utf8') };
-        })
-      : makeIndexFiles(site);
+  // From a build: the index files it wrote, read when they are first needed. A large
+  // site's indexes are megabytes each, so start-up only looks at their sizes, and a
+  // locale nobody searches never costs memory.
+  const fromBuild = built && site.locales.every((locale) => manifest.search[locale]);
+  const files: IndexSource[] = fromBuild
+    ? site.locales.map((locale) => {
+        const url = manifest.search[locale]!;
+        const file = join(distDir, 'client', url);
+        return { locale, url, gzipBytes: gzipSize(file), json: () => readFileSync(file, 'utf8') };
+      })
+    : makeIndexFiles(site).map(({ locale, url, json }) => ({
+        locale,
+        url,
+        gzipBytes: gzipSync(json, { level: 9 }).length,
+        json: () => json,
+      }));
 
   const loaded = new Map<string, SearchIndex>();
   const assets = new Map<string, StoredBody>();
   const indexes: SearchIndexes = {};
-  for (const { locale, url, json } of files) {
-    loaded.set(locale, loadSearchIndex(json));
-    const body = new StoredBody(Buffer.from(json));
-    const small = gzipSync(body.identity, { level: 6 }).length <= maxDownloadBytes;
+  for (const { locale, url, gzipBytes, json } of files) {
+    const small = gzipBytes <= maxDownloadBytes;
     indexes[locale] = small ? url : null;
-    if (small) assets.set(url, body);
+    // Served from memory at its hashed URL (also when the content changed since the build).
+    if (small) assets.set(url, new StoredBody(Buffer.from(json())));
   }
+  const source = new Map(files.map((file) => [file.locale, file]));
+  const indexOf = (locale: string): SearchIndex => {
+    let index = loaded.get(locale);
+    if (!index) {
+      index = loadSearchIndex(source.get(locale)!.json());
+      loaded.set(locale, index);
+    }
+    return index;
+  };
   return {
     indexes,
     asset: (path) => assets.get(path),
-    search: (locale, query) => searchIndex(loaded.get(locale)!, query, PAGE_RESULTS),
+    search: (locale, query) => searchIndex(indexOf(locale), query, PAGE_RESULTS),
   };
+}
+
+type IndexSource = { locale: string; url: string; gzipBytes: number; json: () => string };
+
+/** The size of the gzip sibling the build wrote (gzip -9), or of the file gzipped now when there is none. */
+function gzipSize(file: string): number {
+  try {
+    return statSync(`${file}.gz`).size;
+  } catch {
+    return gzipSync(readFileSync(file), { level: 9 }).length;
+  }
 }
