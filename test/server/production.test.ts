@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { get, rawRequest } from '../helpers/http.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { request } from 'node:http';
@@ -321,7 +322,9 @@ describe('limits', () => {
       assert.match(answer, /\r\ncontent-security-policy: /i);
       const id = /\r\nx-request-id: ([\w-]+)/i.exec(answer)?.[1];
       assert.ok(id, 'has a request id');
-      await waitFor(() => server.lines.slice(before).some((line) => line.includes(id!) && line.includes(`"status":${status}`)));
+      await waitFor(() => server.lines.slice(before).some((line) => line.includes(id!) && line.includes(`"status":${status}`)), {
+        what: `the ${status} access log line`,
+      });
       assert.equal((await get(server.url, '/en')).status, 200, 'still serving');
     });
   }
@@ -340,11 +343,3 @@ describe('fixed routes match exactly', () => {
     });
   }
 });
-
-async function waitFor(check: () => boolean, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('not seen in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
