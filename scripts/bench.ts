@@ -1,15 +1,22 @@
 /**
- * `npm run bench`: the production build under load on loopback, with the render
- * cache on and off. Prints one table (req/s, req per CPU-second of the server,
- * p50/p99, bytes per response, errors, peak RSS, cold start) and a memory check.
- * Ends by itself in about two minutes and stops what it started. Not part of
- * `npm test`: a benchmark, not a timed test.
+ * `npm run bench`: the production build under load on loopback. Two passes:
+ * - pages: the render cache on and off, one table (req/s, req per CPU-second of
+ *   the server, p50/p99, bytes per response, errors, peak RSS, cold start) and a
+ *   memory check;
+ * - monitoring: the same server with SENTRY_DSN set and unset, paired in one run
+ *   (cached and uncached req per CPU-s, peak RSS, cold start, and the deltas).
+ *   The DSN points at a loopback stand-in in this process that accepts envelopes:
+ *   the server never talks to a real Sentry.
+ * `--only pages` or `--only monitoring` runs one pass. Ends by itself in about
+ * three minutes and stops what it started. Not part of `npm test`: a benchmark,
+ * not a timed test. Peers (Next.js, bare React...): `npm run bench:peers`.
  *
  * The server is pinned to CPU 0 and this process (the load generator) to CPU 1
- * when `taskset` exists, as ../shared/bench does, so the two do not compete.
+ * when `taskset` exists, so the two do not compete.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -37,13 +44,40 @@ type Row = {
   peakRssMb: number;
 };
 
+const PASSES = ['pages', 'monitoring'] as const;
+type Pass = (typeof PASSES)[number];
+/** The page the monitoring pass loads, and every cold start waits for. */
+const DOCS_PAGE = '/de/docs/guides/install';
+/** Extra start-and-stop samples per monitoring setting, for a median cold start. */
+const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 3);
+
 async function main() {
+  const passes = selectedPasses(process.argv.slice(2));
   if (!existsSync(join(ROOT_DIR, 'dist', 'manifest.json'))) run('npm', ['run', 'build']);
   if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
   const build = JSON.parse(readFileSync(join(ROOT_DIR, 'dist', 'manifest.json'), 'utf8')).build as string;
+  console.log(
+    `\npolysite bench: ${CONNECTIONS} connections, ${SECONDS} s per URL after ${WARMUP_SECONDS} s warm-up, Node ${process.version}${hasTaskset ? ', server on CPU 0, load on CPU 1' : ''}`,
+  );
+  if (passes.includes('pages')) await pagesPass(build);
+  if (passes.includes('monitoring')) await monitoringPass();
+}
+
+function selectedPasses(args: string[]): Pass[] {
+  const at = args.indexOf('--only');
+  if (at === -1) return [...PASSES];
+  const wanted = args[at + 1] as Pass;
+  if (!PASSES.includes(wanted)) {
+    console.error(`bench: --only takes one of ${PASSES.join(', ')}`);
+    process.exit(2);
+  }
+  return [wanted];
+}
+
+async function pagesPass(build: string) {
   const targets: [string, string][] = [
     ['home', '/en'],
-    ['docs (nested, de)', '/de/docs/guides/install'],
+    ['docs (nested, de)', DOCS_PAGE],
     ['blog post (ja)', '/ja/blog/streaming-ssr-without-a-framework'],
     ['404 (fr)', '/fr/nope'],
     ['page data JSON', `/_data/${build}/de/docs/guides/install.json`],
@@ -65,10 +99,7 @@ async function main() {
     }
   }
 
-  console.log(
-    `\npolysite bench: ${CONNECTIONS} connections, ${SECONDS} s per URL after ${WARMUP_SECONDS} s warm-up, Node ${process.version}${hasTaskset ? ', server on CPU 0, load on CPU 1' : ''}\n`,
-  );
-  console.log('| render cache | URL | req/s | req per CPU-s | p50 ms | p99 ms | bytes/resp | errors | status | peak RSS MB so far |');
+  console.log('\n| render cache | URL | req/s | req per CPU-s | p50 ms | p99 ms | bytes/resp | errors | status | peak RSS MB so far |');
   console.log('|---|---|--:|--:|--:|--:|--:|--:|---|--:|');
   for (const row of rows) {
     console.log(
@@ -81,6 +112,99 @@ async function main() {
   console.log(`\n${memory}`);
   console.log('\nReading it: req per CPU-s divides requests by the CPU time the server used (user+system), so it does not');
   console.log('depend on how busy the load generator was; compare modes and peers by it. Bodies are uncompressed (no Accept-Encoding).');
+}
+
+type Setting = 'off' | 'on';
+type MonitoringFigures = { cached: number; uncached: number; cachedRssMb: number; uncachedRssMb: number; coldStartsMs: number[] };
+
+/**
+ * Monitoring off and on, paired: for each render cache mode one server without and
+ * one with SENTRY_DSN, back to back, under the same load on DOCS_PAGE; then more
+ * cold starts, alternating, for a median. The targets (issue 12): req per CPU-s
+ * within 5 %, peak RSS within +15 MB, cold start within +50 ms.
+ */
+async function monitoringPass() {
+  const upstream = await startStandIn();
+  const dsn = `http://benchkey@127.0.0.1:${upstream.port}/1`;
+  const env = (setting: Setting): Record<string, string> => (setting === 'on' ? { SENTRY_DSN: dsn } : {});
+  const figures: Record<Setting, MonitoringFigures> = {
+    off: { cached: 0, uncached: 0, cachedRssMb: 0, uncachedRssMb: 0, coldStartsMs: [] },
+    on: { cached: 0, uncached: 0, cachedRssMb: 0, uncachedRssMb: 0, coldStartsMs: [] },
+  };
+  try {
+    for (const cache of ['on', 'off'] as const) {
+      for (const setting of ['off', 'on'] as const) {
+        const server = await startServer({ RENDER_CACHE: cache, ...env(setting) });
+        try {
+          const { perCpu } = await load(server, DOCS_PAGE);
+          const entry = figures[setting];
+          entry.coldStartsMs.push(server.coldStartMs);
+          if (cache === 'on') [entry.cached, entry.cachedRssMb] = [perCpu, peakRss(server.child.pid!)];
+          else [entry.uncached, entry.uncachedRssMb] = [perCpu, peakRss(server.child.pid!)];
+        } finally {
+          await stop(server.child);
+        }
+      }
+    }
+    for (let round = 0; round < COLD_STARTS; round++) {
+      for (const setting of round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+        const server = await startServer(env(setting));
+        figures[setting].coldStartsMs.push(server.coldStartMs);
+        await stop(server.child);
+      }
+    }
+  } finally {
+    await upstream.close();
+  }
+
+  const { off, on } = figures;
+  const percent = (a: number, b: number) => `${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(1)} %`;
+  const mb = (a: number, b: number) => `${b >= a ? '+' : ''}${(b - a).toFixed(1)} MB`;
+  const [coldOff, coldOn] = [median(off.coldStartsMs), median(on.coldStartsMs)];
+  console.log(`\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}; envelopes received by the stand-in: ${upstream.received()}\n`);
+  console.log(
+    '| monitoring | cached req per CPU-s | uncached req per CPU-s | peak RSS MB, cached | peak RSS MB, uncached | cold start ms (median) |',
+  );
+  console.log('|---|--:|--:|--:|--:|--:|');
+  for (const [name, entry] of [
+    ['off', off],
+    ['on', on],
+  ] as const)
+    console.log(
+      `| ${name} | ${fmt(entry.cached)} | ${fmt(entry.uncached)} | ${entry.cachedRssMb.toFixed(1)} | ${entry.uncachedRssMb.toFixed(1)} | ${median(entry.coldStartsMs)} (${entry.coldStartsMs.join(', ')}) |`,
+    );
+  console.log(
+    `| on vs off | ${percent(off.cached, on.cached)} | ${percent(off.uncached, on.uncached)} | ${mb(off.cachedRssMb, on.cachedRssMb)} | ${mb(off.uncachedRssMb, on.uncachedRssMb)} | ${coldOn - coldOff >= 0 ? '+' : ''}${coldOn - coldOff} ms |`,
+  );
+  console.log('| target | within 5 % | within 5 % | within +15 MB | within +15 MB | within +50 ms |');
+}
+
+/** A loopback stand-in for Sentry's ingest: accepts any POST with 200 and counts it. */
+async function startStandIn(): Promise<{ port: number; received(): number; close(): Promise<void> }> {
+  let received = 0;
+  const server = createHttpServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      if (request.method === 'POST') received += 1;
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    received: () => received,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
 }
 
 type Server = { child: ChildProcess; url: string; coldStartMs: number };
@@ -101,7 +225,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error('server exited during start-up');
-    const ok = await fetch(`${url}/de/docs/guides/install`).then(
+    const ok = await fetch(url + DOCS_PAGE).then(
       (response) => response.status === 200,
       () => false,
     );
