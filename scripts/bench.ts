@@ -119,7 +119,7 @@ type MonitoringFigures = { cached: number; uncached: number; cachedRssMb: number
 
 /**
  * Monitoring off and on, paired: for each render cache mode one server without and
- * one with SENTRY_DSN, back to back, under the same load on DOCS_PAGE; then more
+ * one with SENTRY_DSN, under the same load on DOCS_PAGE, taking turns; then more
  * cold starts, alternating, for a median. The targets (issue 12): req per CPU-s
  * within 5 %, peak RSS within +15 MB, cold start within +50 ms.
  */
@@ -133,17 +133,21 @@ async function monitoringPass() {
   };
   try {
     for (const cache of ['on', 'off'] as const) {
-      for (const setting of ['off', 'on'] as const) {
-        const server = await startServer({ RENDER_CACHE: cache, ...env(setting) });
-        try {
-          const { perCpu } = await load(server, DOCS_PAGE);
+      const servers = {
+        off: await startServer({ RENDER_CACHE: cache, ...env('off') }),
+        on: await startServer({ RENDER_CACHE: cache, ...env('on') }),
+      };
+      try {
+        const perCpu = await loadInterleaved(servers, DOCS_PAGE);
+        for (const setting of ['off', 'on'] as const) {
           const entry = figures[setting];
-          entry.coldStartsMs.push(server.coldStartMs);
-          if (cache === 'on') [entry.cached, entry.cachedRssMb] = [perCpu, peakRss(server.child.pid!)];
-          else [entry.uncached, entry.uncachedRssMb] = [perCpu, peakRss(server.child.pid!)];
-        } finally {
-          await stop(server.child);
+          entry.coldStartsMs.push(servers[setting].coldStartMs);
+          const rssMb = peakRss(servers[setting].child.pid!);
+          if (cache === 'on') [entry.cached, entry.cachedRssMb] = [perCpu[setting], rssMb];
+          else [entry.uncached, entry.uncachedRssMb] = [perCpu[setting], rssMb];
         }
+      } finally {
+        await Promise.all([stop(servers.off.child), stop(servers.on.child)]);
       }
     }
     for (let round = 0; round < COLD_STARTS; round++) {
@@ -179,6 +183,36 @@ async function monitoringPass() {
   console.log('| target | within 5 % | within 5 % | within +15 MB | within +15 MB | within +50 ms |');
 }
 
+/**
+ * Both servers run side by side (one idle while the other is loaded) and take turns,
+ * 1 s each, off-on then on-off: load on the shared machine changes from second to
+ * second, and this way both see the same. Requests per CPU-second of each, in total.
+ */
+async function loadInterleaved(servers: Record<Setting, Server>, path: string): Promise<Record<Setting, number>> {
+  const totals = { off: { requests: 0, cpu: 0 }, on: { requests: 0, cpu: 0 } };
+  for (const setting of ['off', 'on'] as const)
+    await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  // A browser's envelope through the relay, as a deployment with monitoring gets them.
+  await relayEnvelope(servers.on);
+  for (let round = 0; round < SECONDS; round++) {
+    for (const setting of round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+      const pid = servers[setting].child.pid!;
+      const cpuBefore = cpuSeconds(pid);
+      const result = await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: 1 });
+      totals[setting].cpu += cpuSeconds(pid) - cpuBefore;
+      totals[setting].requests += result.requests.total;
+    }
+  }
+  return { off: totals.off.requests / totals.off.cpu, on: totals.on.requests / totals.on.cpu };
+}
+
+async function relayEnvelope(server: Server) {
+  const dsn = server.env.SENTRY_DSN!;
+  const envelope = `${JSON.stringify({ dsn })}\n{"type":"event"}\n{"message":"bench"}\n`;
+  const response = await fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope });
+  if (response.status !== 200) throw new Error(`the relay answered ${response.status}`);
+}
+
 /** A loopback stand-in for Sentry's ingest: accepts any POST with 200 and counts it. */
 async function startStandIn(): Promise<{ port: number; received(): number; close(): Promise<void> }> {
   let received = 0;
@@ -207,7 +241,7 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
 }
 
-type Server = { child: ChildProcess; url: string; coldStartMs: number };
+type Server = { child: ChildProcess; url: string; coldStartMs: number; env: Record<string, string> };
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
@@ -229,7 +263,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
       (response) => response.status === 200,
       () => false,
     );
-    if (ok) return { child, url, coldStartMs: Math.round(performance.now() - started) };
+    if (ok) return { child, url, coldStartMs: Math.round(performance.now() - started), env };
     if (performance.now() - started > 20_000) throw new Error('server did not answer within 20 s');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
