@@ -115,7 +115,12 @@ async function pagesPass(build: string) {
 }
 
 type Setting = 'off' | 'on';
-type MonitoringFigures = { cached: number; uncached: number; cachedRssMb: number; uncachedRssMb: number; coldStartsMs: number[] };
+/** Per render cache mode: requests per CPU-second of each server in total, and the on/off ratio of each round. */
+type Throughput = Record<Setting, number> & { ratios: number[] };
+type MonitoringFigures = { peakRssMb: Record<'cached' | 'uncached', number>; coldStartsMs: number[] };
+
+/** 1 s turns per server and render cache mode in the monitoring pass. */
+const MONITORING_ROUNDS = Number(process.env.BENCH_MONITORING_ROUNDS ?? 8);
 
 /**
  * Monitoring off and on, paired: for each render cache mode one server without and
@@ -128,23 +133,22 @@ async function monitoringPass() {
   const dsn = `http://benchkey@127.0.0.1:${upstream.port}/1`;
   const env = (setting: Setting): Record<string, string> => (setting === 'on' ? { SENTRY_DSN: dsn } : {});
   const figures: Record<Setting, MonitoringFigures> = {
-    off: { cached: 0, uncached: 0, cachedRssMb: 0, uncachedRssMb: 0, coldStartsMs: [] },
-    on: { cached: 0, uncached: 0, cachedRssMb: 0, uncachedRssMb: 0, coldStartsMs: [] },
+    off: { peakRssMb: { cached: 0, uncached: 0 }, coldStartsMs: [] },
+    on: { peakRssMb: { cached: 0, uncached: 0 }, coldStartsMs: [] },
   };
+  const throughput = {} as Record<'cached' | 'uncached', Throughput>;
   try {
-    for (const cache of ['on', 'off'] as const) {
+    for (const cache of ['cached', 'uncached'] as const) {
+      const renderCache = cache === 'cached' ? 'on' : 'off';
       const servers = {
-        off: await startServer({ RENDER_CACHE: cache, ...env('off') }),
-        on: await startServer({ RENDER_CACHE: cache, ...env('on') }),
+        off: await startServer({ RENDER_CACHE: renderCache, ...env('off') }),
+        on: await startServer({ RENDER_CACHE: renderCache, ...env('on') }),
       };
       try {
-        const perCpu = await loadInterleaved(servers, DOCS_PAGE);
+        throughput[cache] = await loadInterleaved(servers, DOCS_PAGE);
         for (const setting of ['off', 'on'] as const) {
-          const entry = figures[setting];
-          entry.coldStartsMs.push(servers[setting].coldStartMs);
-          const rssMb = peakRss(servers[setting].child.pid!);
-          if (cache === 'on') [entry.cached, entry.cachedRssMb] = [perCpu[setting], rssMb];
-          else [entry.uncached, entry.uncachedRssMb] = [perCpu[setting], rssMb];
+          figures[setting].coldStartsMs.push(servers[setting].coldStartMs);
+          figures[setting].peakRssMb[cache] = peakRss(servers[setting].child.pid!);
         }
       } finally {
         await Promise.all([stop(servers.off.child), stop(servers.on.child)]);
@@ -162,48 +166,64 @@ async function monitoringPass() {
   }
 
   const { off, on } = figures;
-  const percent = (a: number, b: number) => `${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(1)} %`;
+  const { cached, uncached } = throughput;
+  const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
   const mb = (a: number, b: number) => `${b >= a ? '+' : ''}${(b - a).toFixed(1)} MB`;
   const [coldOff, coldOn] = [median(off.coldStartsMs), median(on.coldStartsMs)];
-  console.log(`\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}; envelopes received by the stand-in: ${upstream.received()}\n`);
   console.log(
-    '| monitoring | cached req per CPU-s | uncached req per CPU-s | peak RSS MB, cached | peak RSS MB, uncached | cold start ms (median) |',
+    `\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}, ${MONITORING_ROUNDS} turns of 1 s per server; each monitoring-on server relays one browser envelope first; envelopes received by the stand-in: ${upstream.received()}\n`,
+  );
+  console.log(
+    '| monitoring | cached req per CPU-s | uncached req per CPU-s | peak RSS MB, cached | peak RSS MB, uncached | cold start ms (median of all) |',
   );
   console.log('|---|--:|--:|--:|--:|--:|');
-  for (const [name, entry] of [
-    ['off', off],
-    ['on', on],
-  ] as const)
+  for (const setting of ['off', 'on'] as const) {
+    const entry = figures[setting];
     console.log(
-      `| ${name} | ${fmt(entry.cached)} | ${fmt(entry.uncached)} | ${entry.cachedRssMb.toFixed(1)} | ${entry.uncachedRssMb.toFixed(1)} | ${median(entry.coldStartsMs)} (${entry.coldStartsMs.join(', ')}) |`,
+      `| ${setting} | ${fmt(cached[setting])} | ${fmt(uncached[setting])} | ${entry.peakRssMb.cached.toFixed(1)} | ${entry.peakRssMb.uncached.toFixed(1)} | ${median(entry.coldStartsMs)} (${entry.coldStartsMs.join(', ')}) |`,
     );
+  }
   console.log(
-    `| on vs off | ${percent(off.cached, on.cached)} | ${percent(off.uncached, on.uncached)} | ${mb(off.cachedRssMb, on.cachedRssMb)} | ${mb(off.uncachedRssMb, on.uncachedRssMb)} | ${coldOn - coldOff >= 0 ? '+' : ''}${coldOn - coldOff} ms |`,
+    `| on vs off | ${percent(cached.on / cached.off)} | ${percent(uncached.on / uncached.off)} | ${mb(off.peakRssMb.cached, on.peakRssMb.cached)} | ${mb(off.peakRssMb.uncached, on.peakRssMb.uncached)} | ${coldOn - coldOff >= 0 ? '+' : ''}${coldOn - coldOff} ms |`,
+  );
+  console.log(
+    `| on vs off, turn by turn: median (range) | ${percent(median(cached.ratios))} (${spread(cached.ratios)}) | ${percent(median(uncached.ratios))} (${spread(uncached.ratios)}) | | | |`,
   );
   console.log('| target | within 5 % | within 5 % | within +15 MB | within +15 MB | within +50 ms |');
+  console.log('\nThe turn-by-turn line compares each on turn with the off turn next to it: a wide range means the machine was busy.');
+}
+
+function spread(ratios: number[]): string {
+  const percents = ratios.map((ratio) => (ratio - 1) * 100);
+  return `${Math.min(...percents).toFixed(1)}..${Math.max(...percents).toFixed(1)} %`;
 }
 
 /**
  * Both servers run side by side (one idle while the other is loaded) and take turns,
  * 1 s each, off-on then on-off: load on the shared machine changes from second to
- * second, and this way both see the same. Requests per CPU-second of each, in total.
+ * second, and this way both see the same.
  */
-async function loadInterleaved(servers: Record<Setting, Server>, path: string): Promise<Record<Setting, number>> {
+async function loadInterleaved(servers: Record<Setting, Server>, path: string): Promise<Throughput> {
   const totals = { off: { requests: 0, cpu: 0 }, on: { requests: 0, cpu: 0 } };
+  const ratios: number[] = [];
   for (const setting of ['off', 'on'] as const)
     await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: WARMUP_SECONDS });
   // A browser's envelope through the relay, as a deployment with monitoring gets them.
   await relayEnvelope(servers.on);
-  for (let round = 0; round < SECONDS; round++) {
+  for (let round = 0; round < MONITORING_ROUNDS; round++) {
+    const turn = { off: 0, on: 0 };
     for (const setting of round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
       const pid = servers[setting].child.pid!;
       const cpuBefore = cpuSeconds(pid);
       const result = await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: 1 });
-      totals[setting].cpu += cpuSeconds(pid) - cpuBefore;
+      const cpu = cpuSeconds(pid) - cpuBefore;
+      totals[setting].cpu += cpu;
       totals[setting].requests += result.requests.total;
+      turn[setting] = result.requests.total / cpu;
     }
+    ratios.push(turn.on / turn.off);
   }
-  return { off: totals.off.requests / totals.off.cpu, on: totals.on.requests / totals.on.cpu };
+  return { off: totals.off.requests / totals.off.cpu, on: totals.on.requests / totals.on.cpu, ratios };
 }
 
 async function relayEnvelope(server: Server) {
