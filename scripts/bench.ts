@@ -49,7 +49,7 @@ type Pass = (typeof PASSES)[number];
 /** The page the monitoring pass loads, and every cold start waits for. */
 const DOCS_PAGE = '/de/docs/guides/install';
 /** Extra start-and-stop samples per monitoring setting, for a median cold start. */
-const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 3);
+const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 5);
 
 async function main() {
   const passes = selectedPasses(process.argv.slice(2));
