@@ -26,17 +26,14 @@ export function startServerMonitoring(sentry: SentryConfig, build: string): Prom
   queue = [];
   process.on('unhandledRejection', (reason) => reportServerError(reason, undefined, 'onunhandledrejection'));
   process.on('uncaughtException', crash);
-  ready = import('./sentry-client.ts').then(
-    ({ createSentryClient }) => {
+  ready = import('./sentry-client.ts')
+    .then(({ createSentryClient }) => {
       client = createSentryClient(sentry, build);
       for (const report of queue ?? []) client.capture(report);
+    })
+    .finally(() => {
       queue = null;
-    },
-    (error) => {
-      queue = null;
-      throw error;
-    },
-  );
+    });
   return ready;
 }
 
