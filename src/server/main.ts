@@ -92,7 +92,10 @@ function relayOnFirstUse(config: Config, sentry: SentryConfig) {
   };
   return {
     path: config.monitoring.path,
-    middleware: (async (ctx, next) => (await (relay ??= load())).middleware(ctx, next)) satisfies Middleware,
+    middleware: (async (ctx, next) => {
+      relay ??= load();
+      return (await relay).middleware(ctx, next);
+    }) satisfies Middleware,
     // Shutdown: nothing to close if it was never loaded.
     close: async () => {
       await (await relay?.catch(() => null))?.close();
