@@ -169,7 +169,7 @@ async function monitoringPass() {
   const { cached, uncached } = throughput;
   const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
   const mb = (a: number, b: number) => `${b >= a ? '+' : ''}${(b - a).toFixed(1)} MB`;
-  const [coldOff, coldOn] = [median(off.coldStartsMs), median(on.coldStartsMs)];
+  const [coldOff, coldOn] = [Math.round(median(off.coldStartsMs)), Math.round(median(on.coldStartsMs))];
   console.log(
     `\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}, ${MONITORING_ROUNDS} turns of 1 s per server; each monitoring-on server relays one browser envelope first; envelopes received by the stand-in: ${upstream.received()}\n`,
   );
@@ -180,7 +180,7 @@ async function monitoringPass() {
   for (const setting of ['off', 'on'] as const) {
     const entry = figures[setting];
     console.log(
-      `| ${setting} | ${fmt(cached[setting])} | ${fmt(uncached[setting])} | ${entry.peakRssMb.cached.toFixed(1)} | ${entry.peakRssMb.uncached.toFixed(1)} | ${median(entry.coldStartsMs)} (${entry.coldStartsMs.join(', ')}) |`,
+      `| ${setting} | ${fmt(cached[setting])} | ${fmt(uncached[setting])} | ${entry.peakRssMb.cached.toFixed(1)} | ${entry.peakRssMb.uncached.toFixed(1)} | ${Math.round(median(entry.coldStartsMs))} (${entry.coldStartsMs.join(', ')}) |`,
     );
   }
   console.log(
@@ -258,7 +258,7 @@ async function startStandIn(): Promise<{ port: number; received(): number; close
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 type Server = { child: ChildProcess; url: string; coldStartMs: number; env: Record<string, string> };
