@@ -119,8 +119,9 @@ type Setting = 'off' | 'on';
 type Throughput = Record<Setting, number> & { ratios: number[] };
 type MonitoringFigures = { peakRssMb: Record<'cached' | 'uncached', number>; coldStartsMs: number[] };
 
-/** 1 s turns per server and render cache mode in the monitoring pass. */
-const MONITORING_ROUNDS = Number(process.env.BENCH_MONITORING_ROUNDS ?? 8);
+/** Turns per server and render cache mode in the monitoring pass, and how long each is. */
+const MONITORING_ROUNDS = Number(process.env.BENCH_MONITORING_ROUNDS ?? 16);
+const TURN_SECONDS = 0.5;
 
 /**
  * Monitoring off and on, paired: for each render cache mode one server without and
@@ -171,7 +172,7 @@ async function monitoringPass() {
   const mb = (a: number, b: number) => `${b >= a ? '+' : ''}${(b - a).toFixed(1)} MB`;
   const [coldOff, coldOn] = [Math.round(median(off.coldStartsMs)), Math.round(median(on.coldStartsMs))];
   console.log(
-    `\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}, ${MONITORING_ROUNDS} turns of 1 s per server; each monitoring-on server relays one browser envelope first; envelopes received by the stand-in: ${upstream.received()}\n`,
+    `\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}, ${MONITORING_ROUNDS} turns of ${TURN_SECONDS} s per server; each monitoring-on server relays one browser envelope first; envelopes received by the stand-in: ${upstream.received()}\n`,
   );
   console.log(
     '| monitoring | cached req per CPU-s | uncached req per CPU-s | peak RSS MB, cached | peak RSS MB, uncached | cold start ms (median of all) |',
@@ -199,8 +200,8 @@ function spread(ratios: number[]): string {
 }
 
 /**
- * Both servers run side by side (one idle while the other is loaded) and take turns,
- * 1 s each, off-on then on-off: load on the shared machine changes from second to
+ * Both servers run side by side (one idle while the other is loaded) and take short
+ * turns, off-on then on-off: load on the shared machine changes from second to
  * second, and this way both see the same.
  */
 async function loadInterleaved(servers: Record<Setting, Server>, path: string): Promise<Throughput> {
@@ -215,7 +216,7 @@ async function loadInterleaved(servers: Record<Setting, Server>, path: string): 
     for (const setting of round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
       const pid = servers[setting].child.pid!;
       const cpuBefore = cpuSeconds(pid);
-      const result = await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: 1 });
+      const result = await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: TURN_SECONDS });
       const cpu = cpuSeconds(pid) - cpuBefore;
       totals[setting].cpu += cpu;
       totals[setting].requests += result.requests.total;
