@@ -1,15 +1,22 @@
 /**
- * `npm run bench`: the production build under load on loopback, with the render
- * cache on and off. Prints one table (req/s, req per CPU-second of the server,
- * p50/p99, bytes per response, errors, peak RSS, cold start) and a memory check.
- * Ends by itself in about two minutes and stops what it started. Not part of
- * `npm test`: a benchmark, not a timed test.
+ * `npm run bench`: the production build under load on loopback. Two passes:
+ * - pages: the render cache on and off, one table (req/s, req per CPU-second of
+ *   the server, p50/p99, bytes per response, errors, peak RSS, cold start) and a
+ *   memory check;
+ * - monitoring: the same server with SENTRY_DSN set and unset, paired in one run
+ *   (cached and uncached req per CPU-s, peak RSS, cold start, and the deltas).
+ *   The DSN points at a loopback stand-in in this process that accepts envelopes:
+ *   the server never talks to a real Sentry.
+ * `--only pages` or `--only monitoring` runs one pass. Ends by itself in about
+ * three minutes and stops what it started. Not part of `npm test`: a benchmark,
+ * not a timed test. Peers (Next.js, bare React...): `npm run bench:peers`.
  *
  * The server is pinned to CPU 0 and this process (the load generator) to CPU 1
  * when `taskset` exists, so the two do not compete.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -37,13 +44,40 @@ type Row = {
   peakRssMb: number;
 };
 
+const PASSES = ['pages', 'monitoring'] as const;
+type Pass = (typeof PASSES)[number];
+/** The page the monitoring pass loads, and every cold start waits for. */
+const DOCS_PAGE = '/de/docs/guides/install';
+/** Extra start-and-stop samples per monitoring setting, for a median cold start. */
+const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 5);
+
 async function main() {
+  const passes = selectedPasses(process.argv.slice(2));
   if (!existsSync(join(ROOT_DIR, 'dist', 'manifest.json'))) run('npm', ['run', 'build']);
   if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
   const build = JSON.parse(readFileSync(join(ROOT_DIR, 'dist', 'manifest.json'), 'utf8')).build as string;
+  console.log(
+    `\npolysite bench: ${CONNECTIONS} connections, ${SECONDS} s per URL after ${WARMUP_SECONDS} s warm-up, Node ${process.version}${hasTaskset ? ', server on CPU 0, load on CPU 1' : ''}`,
+  );
+  if (passes.includes('pages')) await pagesPass(build);
+  if (passes.includes('monitoring')) await monitoringPass();
+}
+
+function selectedPasses(args: string[]): Pass[] {
+  const at = args.indexOf('--only');
+  if (at === -1) return [...PASSES];
+  const wanted = args[at + 1] as Pass;
+  if (!PASSES.includes(wanted)) {
+    console.error(`bench: --only takes one of ${PASSES.join(', ')}`);
+    process.exit(2);
+  }
+  return [wanted];
+}
+
+async function pagesPass(build: string) {
   const targets: [string, string][] = [
     ['home', '/en'],
-    ['docs (nested, de)', '/de/docs/guides/install'],
+    ['docs (nested, de)', DOCS_PAGE],
     ['blog post (ja)', '/ja/blog/streaming-ssr-without-a-framework'],
     ['404 (fr)', '/fr/nope'],
     ['page data JSON', `/_data/${build}/de/docs/guides/install.json`],
@@ -65,10 +99,7 @@ async function main() {
     }
   }
 
-  console.log(
-    `\npolysite bench: ${CONNECTIONS} connections, ${SECONDS} s per URL after ${WARMUP_SECONDS} s warm-up, Node ${process.version}${hasTaskset ? ', server on CPU 0, load on CPU 1' : ''}\n`,
-  );
-  console.log('| render cache | URL | req/s | req per CPU-s | p50 ms | p99 ms | bytes/resp | errors | status | peak RSS MB so far |');
+  console.log('\n| render cache | URL | req/s | req per CPU-s | p50 ms | p99 ms | bytes/resp | errors | status | peak RSS MB so far |');
   console.log('|---|---|--:|--:|--:|--:|--:|--:|---|--:|');
   for (const row of rows) {
     console.log(
@@ -83,7 +114,155 @@ async function main() {
   console.log('depend on how busy the load generator was; compare modes and peers by it. Bodies are uncompressed (no Accept-Encoding).');
 }
 
-type Server = { child: ChildProcess; url: string; coldStartMs: number };
+type Setting = 'off' | 'on';
+/** Per render cache mode: requests per CPU-second of each server in total, and the on/off ratio of each round. */
+type Throughput = Record<Setting, number> & { ratios: number[] };
+type MonitoringFigures = { peakRssMb: Record<'cached' | 'uncached', number>; coldStartsMs: number[] };
+
+/** Turns per server and render cache mode in the monitoring pass, and how long each is. */
+const MONITORING_ROUNDS = Number(process.env.BENCH_MONITORING_ROUNDS ?? 16);
+const TURN_SECONDS = 0.5;
+
+/**
+ * Monitoring off and on, paired: for each render cache mode one server without and
+ * one with SENTRY_DSN, under the same load on DOCS_PAGE, taking turns; then more
+ * cold starts, alternating, for a median. The targets (issue 12): req per CPU-s
+ * within 5 %, peak RSS within +15 MB, cold start within +50 ms.
+ */
+async function monitoringPass() {
+  const upstream = await startStandIn();
+  const dsn = `http://benchkey@127.0.0.1:${upstream.port}/1`;
+  const env = (setting: Setting): Record<string, string> => (setting === 'on' ? { SENTRY_DSN: dsn } : {});
+  const figures: Record<Setting, MonitoringFigures> = {
+    off: { peakRssMb: { cached: 0, uncached: 0 }, coldStartsMs: [] },
+    on: { peakRssMb: { cached: 0, uncached: 0 }, coldStartsMs: [] },
+  };
+  const throughput = {} as Record<'cached' | 'uncached', Throughput>;
+  try {
+    for (const cache of ['cached', 'uncached'] as const) {
+      const renderCache = cache === 'cached' ? 'on' : 'off';
+      const servers = {
+        off: await startServer({ RENDER_CACHE: renderCache, ...env('off') }),
+        on: await startServer({ RENDER_CACHE: renderCache, ...env('on') }),
+      };
+      try {
+        throughput[cache] = await loadInterleaved(servers, DOCS_PAGE);
+        for (const setting of ['off', 'on'] as const) {
+          figures[setting].coldStartsMs.push(servers[setting].coldStartMs);
+          figures[setting].peakRssMb[cache] = peakRss(servers[setting].child.pid!);
+        }
+      } finally {
+        await Promise.all([stop(servers.off.child), stop(servers.on.child)]);
+      }
+    }
+    for (let round = 0; round < COLD_STARTS; round++) {
+      for (const setting of round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+        const server = await startServer(env(setting));
+        figures[setting].coldStartsMs.push(server.coldStartMs);
+        await stop(server.child);
+      }
+    }
+  } finally {
+    await upstream.close();
+  }
+
+  const { off, on } = figures;
+  const { cached, uncached } = throughput;
+  const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
+  const mb = (a: number, b: number) => `${b >= a ? '+' : ''}${(b - a).toFixed(1)} MB`;
+  const [coldOff, coldOn] = [Math.round(median(off.coldStartsMs)), Math.round(median(on.coldStartsMs))];
+  console.log(
+    `\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}, ${MONITORING_ROUNDS} turns of ${TURN_SECONDS} s per server; each monitoring-on server relays one browser envelope first; envelopes received by the stand-in: ${upstream.received()}\n`,
+  );
+  console.log(
+    '| monitoring | cached req per CPU-s | uncached req per CPU-s | peak RSS MB, cached | peak RSS MB, uncached | cold start ms (median of all) |',
+  );
+  console.log('|---|--:|--:|--:|--:|--:|');
+  for (const setting of ['off', 'on'] as const) {
+    const entry = figures[setting];
+    console.log(
+      `| ${setting} | ${fmt(cached[setting])} | ${fmt(uncached[setting])} | ${entry.peakRssMb.cached.toFixed(1)} | ${entry.peakRssMb.uncached.toFixed(1)} | ${Math.round(median(entry.coldStartsMs))} (${entry.coldStartsMs.join(', ')}) |`,
+    );
+  }
+  console.log(
+    `| on vs off | ${percent(cached.on / cached.off)} | ${percent(uncached.on / uncached.off)} | ${mb(off.peakRssMb.cached, on.peakRssMb.cached)} | ${mb(off.peakRssMb.uncached, on.peakRssMb.uncached)} | ${coldOn - coldOff >= 0 ? '+' : ''}${coldOn - coldOff} ms |`,
+  );
+  console.log(
+    `| on vs off, turn by turn: median (range) | ${percent(median(cached.ratios))} (${spread(cached.ratios)}) | ${percent(median(uncached.ratios))} (${spread(uncached.ratios)}) | | | |`,
+  );
+  console.log('| target | within 5 % | within 5 % | within +15 MB | within +15 MB | within +50 ms |');
+  console.log('\nThe turn-by-turn line compares each on turn with the off turn next to it: a wide range means the machine was busy.');
+}
+
+function spread(ratios: number[]): string {
+  const percents = ratios.map((ratio) => (ratio - 1) * 100);
+  return `${Math.min(...percents).toFixed(1)}..${Math.max(...percents).toFixed(1)} %`;
+}
+
+/**
+ * Both servers run side by side (one idle while the other is loaded) and take short
+ * turns, off-on then on-off: load on the shared machine changes from second to
+ * second, and this way both see the same.
+ */
+async function loadInterleaved(servers: Record<Setting, Server>, path: string): Promise<Throughput> {
+  const totals = { off: { requests: 0, cpu: 0 }, on: { requests: 0, cpu: 0 } };
+  const ratios: number[] = [];
+  for (const setting of ['off', 'on'] as const)
+    await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  // A browser's envelope through the relay, as a deployment with monitoring gets them.
+  await relayEnvelope(servers.on);
+  for (let round = 0; round < MONITORING_ROUNDS; round++) {
+    const turn = { off: 0, on: 0 };
+    for (const setting of round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+      const pid = servers[setting].child.pid!;
+      const cpuBefore = cpuSeconds(pid);
+      const result = await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: TURN_SECONDS });
+      const cpu = cpuSeconds(pid) - cpuBefore;
+      totals[setting].cpu += cpu;
+      totals[setting].requests += result.requests.total;
+      turn[setting] = result.requests.total / cpu;
+    }
+    ratios.push(turn.on / turn.off);
+  }
+  return { off: totals.off.requests / totals.off.cpu, on: totals.on.requests / totals.on.cpu, ratios };
+}
+
+async function relayEnvelope(server: Server) {
+  const dsn = server.env.SENTRY_DSN!;
+  const envelope = `${JSON.stringify({ dsn })}\n{"type":"event"}\n{"message":"bench"}\n`;
+  const response = await fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope });
+  if (response.status !== 200) throw new Error(`the relay answered ${response.status}`);
+}
+
+/** A loopback stand-in for Sentry's ingest: accepts any POST with 200 and counts it. */
+async function startStandIn(): Promise<{ port: number; received(): number; close(): Promise<void> }> {
+  let received = 0;
+  const server = createHttpServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      if (request.method === 'POST') received += 1;
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    received: () => received,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+type Server = { child: ChildProcess; url: string; coldStartMs: number; env: Record<string, string> };
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
@@ -101,11 +280,11 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error('server exited during start-up');
-    const ok = await fetch(`${url}/de/docs/guides/install`).then(
+    const ok = await fetch(url + DOCS_PAGE).then(
       (response) => response.status === 200,
       () => false,
     );
-    if (ok) return { child, url, coldStartMs: Math.round(performance.now() - started) };
+    if (ok) return { child, url, coldStartMs: Math.round(performance.now() - started), env };
     if (performance.now() - started > 20_000) throw new Error('server did not answer within 20 s');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -62,11 +62,11 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     format: 'esm',
     target: ['node20'],
     // Dependencies are bundled too: one file loads much faster than hundreds of
-    // resolved ESM/CJS modules (cold start). @sentry/node stays outside: it is loaded
-    // only with SENTRY_DSN, and its OpenTelemetry hooks expect to see real modules.
-    external: ['@sentry/node'],
+    // resolved ESM/CJS modules (cold start). The Sentry SDK as well: we use its core
+    // and a few parts of @sentry/node (src/server/sentry-client.ts), no OpenTelemetry
+    // hooks, so only those parts are bundled, in a chunk loaded only with SENTRY_DSN.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    // What start-up may not need (the relay and undici without SENTRY_DSN, the Markdown
+    // What start-up may not need (the relay, undici and the SDK without SENTRY_DSN, the Markdown
     // and YAML compilers when dist/content.json is current) is import()ed, and split into
     // chunks so it is not even parsed unless it is used.
     splitting: true,

@@ -32,7 +32,7 @@ export function errorsMiddleware({ log, text, showStacks = false }: { log: Logge
       const status = error instanceof HttpError ? error.status : statusOf(error);
       if (status >= 500) {
         log.error('request failed', { method: ctx.method, path: ctx.path, error });
-        reportServerError(error);
+        reportServerError(error, { method: ctx.method, path: ctx.path });
       }
       if (ctx.headerSent || !ctx.writable) return;
       // Headers set for the failed response (e.g. a half-made page) must not leak into

@@ -132,7 +132,7 @@ async function sendPage(
     onError: (error) => {
       failed = true;
       log.error('render error', { path: ctx.path, error });
-      reportServerError(error);
+      reportServerError(error, { method: ctx.method, path: ctx.path });
     },
   });
   if (pages) collect(stream, (body) => failed || pages.set(key, new StoredBody(body)));

@@ -1,46 +1,66 @@
 import type { SentryConfig } from './config.ts';
+import type { Report, SentryClient } from './sentry-client.ts';
 
 /**
- * @sentry/node for the server's own errors: render errors, failed requests and
- * unhandled rejections, sent straight to the DSN (never through our relay, so a
- * relay problem cannot feed on itself). Errors only: no tracing, so no
- * per-request instrumentation cost. Loaded only when SENTRY_DSN is set.
+ * The server's own errors (failed requests, render errors, unhandled rejections,
+ * uncaught exceptions), sent straight to the DSN (never through our relay, so a
+ * relay problem cannot feed on itself) by the Sentry SDK in sentry-client.ts.
+ * Nothing of it runs per request: reporting is a function call on the error path,
+ * and the SDK is loaded only with SENTRY_DSN, after the server listens. Reports
+ * made before it is ready wait in a queue and are sent once it is.
  */
-let capture: ((error: unknown) => void) | null = null;
-let flush: ((timeoutMs: number) => Promise<unknown>) | null = null;
+let client: SentryClient | null = null;
+let queue: Report[] | null = null;
+let ready: Promise<void> | null = null;
 
-export async function startServerMonitoring(sentry: SentryConfig, build: string): Promise<void> {
-  const Sentry = await import('@sentry/node');
-  Sentry.init({
-    dsn: sentry.dsn,
-    environment: sentry.environment,
-    release: sentry.release ?? build,
-    // No tracesSampleRate: tracing stays off. SDK 11 still continues a browser's
-    // sampled trace (sentry-trace header) with server spans unless told otherwise,
-    // which would cost a span per request and put request headers in them: no spans.
-    // Nor sessions: every relay POST would count as one.
-    integrations: (defaults) => [
-      ...defaults.filter((integration) => integration.name !== 'Http'),
-      Sentry.httpIntegration({ spans: false, sessions: false, maxRequestBodySize: 'none' }),
-    ],
-    // SDK 11 collects request bodies, cookies and headers by default: a relay request's
-    // body is a visitor's envelope, and cookies and headers are theirs too. An error
-    // report needs the stack and the URL path, nothing of the visitor.
-    dataCollection: { userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false },
-    // No sentry-trace/baggage on outgoing requests: the relay's forwards carry only
-    // the headers it builds itself.
-    tracePropagationTargets: [],
-  });
-  capture = (error) => Sentry.captureException(error);
-  flush = (timeoutMs) => Sentry.flush(timeoutMs);
+/** Reports beyond this many while the SDK loads are the same failure repeating: dropped. */
+const QUEUE_LIMIT = 100;
+
+/**
+ * From this call on every report is kept; the SDK itself is import()ed now and the
+ * promise settles once it is ready (or failed to load: then reports are dropped).
+ * main.ts calls it right after `listen`, before any request can have run.
+ */
+export function startServerMonitoring(sentry: SentryConfig, build: string): Promise<void> {
+  if (ready) return ready;
+  queue = [];
+  process.on('unhandledRejection', (reason) => reportServerError(reason, undefined, 'onunhandledrejection'));
+  process.on('uncaughtException', crash);
+  ready = import('./sentry-client.ts')
+    .then(({ createSentryClient }) => {
+      client = createSentryClient(sentry, build);
+      for (const report of queue ?? []) client.capture(report);
+    })
+    .finally(() => {
+      queue = null;
+    });
+  return ready;
 }
 
-/** Reports a server error if monitoring is on; a no-op otherwise. */
-export function reportServerError(error: unknown): void {
-  capture?.(error);
+/** Reports a server error if monitoring is on (queued until the SDK is ready); a no-op otherwise. */
+export function reportServerError(error: unknown, request?: Report['request'], unhandled?: Report['unhandled']): void {
+  const report = { error, request, unhandled };
+  if (client) client.capture(report);
+  else if (queue && queue.length < QUEUE_LIMIT) queue.push(report);
 }
 
 /** Sends what is still queued (on shutdown): at most `timeoutMs`, a no-op without monitoring. */
 export async function flushServerMonitoring(timeoutMs: number): Promise<void> {
-  await flush?.(timeoutMs);
+  if (!ready) return;
+  const deadline = Date.now() + timeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  await Promise.race([ready.catch(() => {}), timeout]);
+  clearTimeout(timer);
+  await client?.flush(Math.max(0, deadline - Date.now()));
+}
+
+/**
+ * What Node does with an uncaught exception (print it, exit 1), with the report
+ * sent first: the process is in an unknown state, so it does not go on serving.
+ */
+function crash(error: Error): void {
+  process.stderr.write(`${error?.stack ?? String(error)}\n`);
+  reportServerError(error, undefined, 'onuncaughtexception');
+  flushServerMonitoring(2000).finally(() => process.exit(1));
 }
