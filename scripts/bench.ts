@@ -7,6 +7,11 @@
  *   (cached and uncached req per CPU-s, peak RSS, cold start, and the deltas).
  *   The DSN points at a loopback stand-in in this process that accepts envelopes:
  *   the server never talks to a real Sentry.
+ * - large site (`--pages N`, instead of the two above): a generated site of N
+ *   pages (N/5 per locale) built into a temporary folder: build time, cold start,
+ *   idle RSS, RSS after every page was requested once (HTML and data), cached and
+ *   uncached req per CPU-s on one of its pages beside the default site's, and the
+ *   weight of the same page in both.
  * `--only pages` or `--only monitoring` runs one pass. Ends by itself in about
  * three minutes and stops what it started. Not part of `npm test`: a benchmark,
  * not a timed test. Peers (Next.js, bare React...): `npm run bench:peers`.
@@ -15,12 +20,14 @@
  * when `taskset` exists, so the two do not compete.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT_DIR } from '../src/server/config.ts';
+import { generateLargeSite } from './large-site.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -52,7 +59,14 @@ const DOCS_PAGE = '/de/docs/guides/install';
 const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 5);
 
 async function main() {
-  const passes = selectedPasses(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const pagesAt = args.indexOf('--pages');
+  const largePages = pagesAt === -1 ? 0 : Number(args[pagesAt + 1]);
+  if (pagesAt !== -1 && !(Number.isInteger(largePages) && largePages >= 100)) {
+    console.error('bench: --pages takes a whole number of pages, 100 or more');
+    process.exit(2);
+  }
+  const passes = largePages ? [] : selectedPasses(args);
   if (!existsSync(join(ROOT_DIR, 'dist', 'manifest.json'))) run('npm', ['run', 'build']);
   if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
   const build = JSON.parse(readFileSync(join(ROOT_DIR, 'dist', 'manifest.json'), 'utf8')).build as string;
@@ -61,6 +75,92 @@ async function main() {
   );
   if (passes.includes('pages')) await pagesPass(build);
   if (passes.includes('monitoring')) await monitoringPass();
+  if (largePages) await largeSitePass(largePages);
+}
+
+/** How many URLs the large-site pass requests at once when it visits every page. */
+const VISIT_CONCURRENCY = 16;
+
+/**
+ * A generated site of `pages` pages next to the default one (issue 12's targets:
+ * build <= 15 s, cold start <= 1 s, idle RSS <= 150 MB, RSS after every page
+ * <= 250 MB, throughput within 10 % of the default site's, a docs page within
+ * 20 % of its weight in the default site).
+ */
+async function largeSitePass(pages: number) {
+  const locales = readdirSync(join(ROOT_DIR, 'locales')).length;
+  const localesDir = generateLargeSite(join(ROOT_DIR, 'locales'), Math.round(pages / locales));
+  const distDir = mkdtempSync(join(tmpdir(), 'polysite-large-dist-'));
+  const env = { LOCALES_DIR: localesDir, DIST_DIR: distDir };
+  const large = '/de/docs/ref/s010/p5';
+  try {
+    const started = performance.now();
+    run('npx', ['tsx', 'scripts/build.ts'], env, 'ignore');
+    const buildSeconds = (performance.now() - started) / 1000;
+    const counted = Number(spawnSync('bash', ['-c', `find ${localesDir} -name '*.md' | wc -l`], { encoding: 'utf8' }).stdout.trim());
+
+    const rows: string[] = [];
+    const weights: Record<string, number> = {};
+    const measure = async (site: string, siteEnv: Record<string, string>) => {
+      for (const mode of ['on', 'off'] as const) {
+        const server = await startServer({ ...siteEnv, RENDER_CACHE: mode });
+        try {
+          weights[site] = (await (await fetch(server.url + DOCS_PAGE)).arrayBuffer()).byteLength;
+          for (const path of site === 'large' ? [DOCS_PAGE, large] : [DOCS_PAGE]) {
+            const result = await load(server, path);
+            rows.push(`| ${site} | ${mode} | \`${path}\` | ${fmt(result.perCpu)} | ${result.p99} | ${result.status} | ${result.errors} |`);
+          }
+        } finally {
+          await stop(server.child);
+        }
+      }
+    };
+    await measure('default', {});
+    await measure('large', env);
+
+    // Memory: a fresh server, idle, then every page of every locale once, HTML and page data.
+    const server = await startServer(env);
+    let memory: string;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const idle = rss(server.child.pid!);
+      const visited = await visitEverything(server);
+      memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${server.coldStartMs} ms`;
+    } finally {
+      await stop(server.child);
+    }
+
+    console.log(`\nlarge site: ${fmt(counted)} pages (${locales} locales), built in ${buildSeconds.toFixed(1)} s`);
+    console.log(memory);
+    console.log(
+      `\`${DOCS_PAGE}\` weighs ${fmt(weights.large!)} bytes in the large site, ${fmt(weights.default!)} in the default site (${((weights.large! / weights.default! - 1) * 100).toFixed(1)} %)`,
+    );
+    console.log('\n| site | render cache | URL | req per CPU-s | p99 ms | status | errors |');
+    console.log('|---|---|---|--:|--:|---|--:|');
+    for (const row of rows) console.log(row);
+  } finally {
+    rmSync(localesDir, { recursive: true, force: true });
+    rmSync(distDir, { recursive: true, force: true });
+  }
+}
+
+/** Every sitemap page once, and its page data, a few at a time, as a browser would ask (brotli). */
+async function visitEverything(server: Server) {
+  const build = ((await (await fetch(`${server.url}/healthz`)).json()) as { build: string }).build;
+  const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+  const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
+  const urls = paths.flatMap((path) => [path, `/_data/${build}${path}.json`]);
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const worker = async () => {
+    while (next < urls.length) {
+      const response = await fetch(server.url + urls[next++], { headers: { 'accept-encoding': 'br' } });
+      await response.arrayBuffer();
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: VISIT_CONCURRENCY }, worker));
+  return { pages: paths.length, requests: urls.length, statuses: [...statuses].map(([code, count]) => `${code}×${count}`).join(' ') };
 }
 
 function selectedPasses(args: string[]): Pass[] {
@@ -367,8 +467,8 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-function run(command: string, args: string[]) {
-  const result = spawnSync(command, args, { cwd: ROOT_DIR, stdio: 'inherit' });
+function run(command: string, args: string[], env: Record<string, string> = {}, output: 'inherit' | 'ignore' = 'inherit') {
+  const result = spawnSync(command, args, { cwd: ROOT_DIR, stdio: ['ignore', output, 'inherit'], env: { ...process.env, ...env } });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -184,7 +184,8 @@ function checkContent() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  build().catch((error: Error) => {
+  // DIST_DIR, as the server reads it: a build of another content folder beside the default one.
+  build({ outDir: process.env.DIST_DIR || undefined }).catch((error: Error) => {
     console.error(`build failed: ${error.message}`);
     process.exit(1);
   });
