@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, Writable } from 'node:stream';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 
@@ -17,10 +17,23 @@ export function renderStream(
 ): Promise<Readable> {
   return new Promise((resolve, reject) => {
     const body = new PassThrough();
-    // React writes into `inner`, which feeds `body` (with backpressure) and, once
-    // React is done, lets the closing part through before `body` ends.
-    const inner = new PassThrough();
-    inner.on('end', () => body.end(shell.after));
+    // React writes into `inner`, which feeds `body` with backpressure and, once React
+    // is done, adds the closing part and ends `body`. React writes a page in many
+    // small chunks; `inner` starts corked for the turn of the event loop in which
+    // React renders, so what it wrote by then leaves as one write (one syscall)
+    // instead of one per chunk. Later chunks (after a Suspense boundary) pass as they come.
+    const inner = new Writable({
+      writev(chunks, callback) {
+        // Strings and Uint8Arrays arrive as Buffers (decodeStrings).
+        const bytes = chunks.length === 1 ? (chunks[0]!.chunk as Buffer) : Buffer.concat(chunks.map(({ chunk }) => chunk as Buffer));
+        if (body.write(bytes)) callback();
+        else body.once('drain', () => callback());
+      },
+      final(callback) {
+        body.end(shell.after);
+        callback();
+      },
+    });
     let timer: NodeJS.Timeout | undefined;
     const { pipe, abort } = renderToPipeableStream(element, {
       onShellReady() {
@@ -53,9 +66,10 @@ export function renderStream(
       }
     });
     function start() {
-      body.write(shell.before);
-      inner.pipe(body, { end: false });
+      inner.cork();
+      inner.write(shell.before);
       pipe(inner);
+      setImmediate(() => inner.uncork());
       resolve(body);
     }
   });
