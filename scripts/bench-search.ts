@@ -1,33 +1,29 @@
-/**
- * `npx tsx scripts/bench-search.ts [--pages N]`: the search figures, measured, not
- * tested. Prints the index size of each locale (gzip and brotli), the server's
- * search throughput in req per CPU-second on two-word queries (the results page
- * and its JSON), and typing-to-results in Chromium (input event to the list
- * rendered, per keystroke). With `--pages N` it also generates a site of N pages
- * (N/5 per locale) in a temporary folder, builds it there, and reports its index
- * sizes, whether the box downloads the index or asks the server, and the bytes a
- * visitor downloads while typing a query. Ends by itself and stops what it started.
- */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+// The search figures, measured, not tested: the `search` pass of `npm run bench`
+// (`npm run bench -- --only search`), or `npx tsx scripts/bench-search.ts [--pages N]`
+// alone. Prints the index size of each locale (gzip and brotli), the server's
+// search throughput in req per CPU-second on two-word queries (the results page
+// and its JSON), and typing-to-results in Chromium (input event to the list
+// rendered, per keystroke). With `--pages N` it also generates a site of N pages
+// (N/5 per locale) in a temporary folder, builds it there, and reports its index
+// sizes, whether the box downloads the index or asks the server, and the bytes a
+// visitor downloads while typing a query. Ends by itself and stops what it started.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import autocannon from 'autocannon';
 import { ROOT_DIR } from '../src/server/config.ts';
+import { fmt, hasTaskset, load, median, pinLoadGenerator, run, type Server, startServer, stop } from './bench/harness.ts';
+import { generateLargeSite } from './large-site.ts';
 import { launchBrowser } from '../test/helpers/browser.ts';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-const hasTaskset = spawnSync('taskset', ['-c', '1', 'true']).status === 0;
+const LOAD = { connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 1 };
 const pagesArg = process.argv.indexOf('--pages');
 const PAGES = pagesArg === -1 ? 0 : Number(process.argv[pagesArg + 1]);
 
-async function main() {
-  if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
-  run('npm', ['run', 'build', '--silent']);
+/** The search pass of `npm run bench` (the default site's build in dist/), and of this script run alone. */
+export async function searchPass(pages = 0) {
   const dist = join(ROOT_DIR, 'dist');
   console.log('\n## Search index per locale (the default site)\n');
   printIndexSizes(dist);
@@ -36,7 +32,7 @@ async function main() {
   console.log('| render cache | query | URL | req/s | req per CPU-s | p50 ms | p99 ms | status |');
   console.log('|---|---|---|--:|--:|--:|--:|---|');
   for (const mode of ['off', 'on'] as const) {
-    const server = await startServer({ RENDER_CACHE: mode });
+    const server = await startServer({ RENDER_CACHE: mode }, '/en');
     try {
       const build = await buildOf(server);
       for (const [name, path] of [
@@ -48,7 +44,7 @@ async function main() {
       ] as const) {
         // The JSON is never kept by the render cache: one run of it is enough.
         if (mode === 'on' && path.includes('.json')) continue;
-        const row = await load(server, path);
+        const row = await load(server, path, LOAD);
         console.log(
           `| ${mode} | ${name} | \`${path.slice(0, 48)}\` | ${fmt(row.rps)} | **${fmt(row.perCpu)}** | ${row.p50} | ${row.p99} | ${row.status} |`,
         );
@@ -58,7 +54,7 @@ async function main() {
     }
   }
 
-  const server = await startServer({});
+  const server = await startServer({}, '/en');
   try {
     console.log('\n## Typing to results in Chromium (input event to the list rendered)\n');
     for (const [locale, query] of [
@@ -75,7 +71,7 @@ async function main() {
     await stop(server.child);
   }
 
-  if (PAGES > 0) await largeSite(PAGES);
+  if (pages > 0) await largeSite(pages);
 }
 
 function printIndexSizes(dist: string) {
@@ -132,28 +128,17 @@ async function typing(url: string, locale: string, query: string, capture = fals
 
 /** A generated site of `pages` pages, built in a temporary folder: index sizes, mode, bytes while typing, JSON throughput. */
 async function largeSite(pages: number) {
-  const root = mkdtempSync(join(tmpdir(), 'polysite-search-bench-'));
+  const perLocale = Math.floor(pages / readdirSync(join(ROOT_DIR, 'locales')).length);
+  const localesDir = generateLargeSite(join(ROOT_DIR, 'locales'), perLocale);
+  const distDir = mkdtempSync(join(tmpdir(), 'polysite-search-dist-'));
   try {
-    const localesDir = join(root, 'locales');
-    const distDir = join(root, 'dist');
-    const perLocale = Math.floor(pages / 5);
-    generateSite(localesDir, perLocale);
     const started = performance.now();
-    const built = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', '-e', `import('./scripts/build.ts').then((m) => m.build({ outDir: ${JSON.stringify(distDir)} }))`],
-      {
-        cwd: ROOT_DIR,
-        env: { ...process.env, LOCALES_DIR: localesDir },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
-    if (built.status !== 0) throw new Error('the large site did not build');
+    run('npx', ['tsx', 'scripts/build.ts'], { LOCALES_DIR: localesDir, DIST_DIR: distDir }, 'ignore');
     console.log(
       `\n## A generated site of ${pages.toLocaleString('en')} pages (${perLocale.toLocaleString('en')} per locale), built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
     );
     printIndexSizes(distDir);
-    const server = await startServer({ LOCALES_DIR: localesDir, DIST_DIR: distDir }, `/en/docs/p0`);
+    const server = await startServer({ LOCALES_DIR: localesDir, DIST_DIR: distDir }, '/en/docs');
     try {
       const html = await (await fetch(`${server.url}/en`)).text();
       const search = JSON.parse(/"search":(\{[^}]*\})/.exec(html.replace(/\\u0026/g, '&'))?.[1] ?? '{}');
@@ -164,7 +149,7 @@ async function largeSite(pages: number) {
         `typing "render cache headers": ${transferred.length} requests, ${kb(total)} KB over the wire in all (search code, JSON answers); median input-to-list ${median(times).toFixed(1)} ms`,
       );
       const build = await buildOf(server);
-      const row = await load(server, `/_data/${build}/en/search.json?q=render+cache`);
+      const row = await load(server, `/_data/${build}/en/search.json?q=render+cache`, LOAD);
       console.log(
         `server search, two words, JSON: **${fmt(row.perCpu)}** req per CPU-s (${fmt(row.rps)} req/s, p99 ${row.p99} ms, ${row.status})`,
       );
@@ -172,80 +157,8 @@ async function largeSite(pages: number) {
       await stop(server.child);
     }
   } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
-}
-
-/** N pages per locale under docs/, each a few sections of sentences taken from the default site's own text in that locale. */
-function generateSite(localesDir: string, perLocale: number) {
-  const source = join(ROOT_DIR, 'locales');
-  let seed = 1;
-  const random = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed / 2_147_483_648;
-  };
-  for (const locale of readdirSync(source)) {
-    const sentences = readdirSync(join(source, locale, 'pages'), { recursive: true })
-      .filter((file) => String(file).endsWith('.md'))
-      .flatMap((file) =>
-        readFileSync(join(source, locale, 'pages', String(file)), 'utf8')
-          .split('---')
-          .slice(2)
-          .join('')
-          .split(/(?<=[.。!?؟])\s*/),
-      )
-      .map((sentence) =>
-        sentence
-          .replace(/[#|`*[\]()<>]/g, ' ')
-          .replace(/\s+/g, ' ')
-          .trim(),
-      )
-      .filter((sentence) => sentence.length > 20);
-    const pick = () => sentences[Math.floor(random() * sentences.length)]!;
-    const write = (file: string, text: string) => {
-      mkdirSync(dirname(join(localesDir, locale, file)), { recursive: true });
-      writeFileSync(join(localesDir, locale, file), text);
-    };
-    write('messages.json', readFileSync(join(source, locale, 'messages.json'), 'utf8'));
-    write('pages/index.md', '---\ntitle: Home\ndescription: Home.\n---\nHome.\n');
-    write('pages/docs/index.md', '---\ntitle: Docs\ndescription: Docs.\n---\nDocs.\n');
-    for (let i = 0; i < perLocale - 2; i++) {
-      const sections = Array.from({ length: 4 }, (_, s) => `## ${pick().slice(0, 40)} ${s}\n\n${pick()} ${pick()} ${pick()}\n`).join('\n');
-      write(
-        `pages/docs/p${i}.md`,
-        `---\ntitle: ${JSON.stringify(pick().slice(0, 50))}\ndescription: Generated.\n---\n${pick()}\n\n${sections}`,
-      );
-    }
-  }
-}
-
-type Server = { child: ChildProcess; url: string };
-
-async function startServer(env: Record<string, string>, probe = '/en'): Promise<Server> {
-  const port = await freePort();
-  const command = readFileSync(join(ROOT_DIR, 'Procfile'), 'utf8').match(/^web:\s*(.+)$/m)![1]!;
-  const child = spawn(
-    hasTaskset ? 'taskset' : 'bash',
-    hasTaskset ? ['-c', '0', 'bash', '-c', `exec ${command}`] : ['-c', `exec ${command}`],
-    {
-      cwd: ROOT_DIR,
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited during start-up');
-    if (
-      await fetch(url + probe).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      return { child, url };
-    if (performance.now() - started > 60_000) throw new Error('server did not answer within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    rmSync(localesDir, { recursive: true, force: true });
+    rmSync(distDir, { recursive: true, force: true });
   }
 }
 
@@ -253,54 +166,13 @@ async function buildOf(server: Server): Promise<string> {
   return ((await (await fetch(`${server.url}/healthz`)).json()) as { build: string }).build;
 }
 
-async function load(server: Server, path: string) {
-  await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: 1 });
-  const cpuBefore = cpuSeconds(server.child.pid!);
-  const result = await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: SECONDS });
-  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
-  const total = result.requests.total;
-  const status = Object.entries(result.statusCodeStats ?? {})
-    .map(([code, stats]) => `${code}×${(stats as { count: number }).count}`)
-    .join(' ');
-  return { rps: total / SECONDS, perCpu: cpu > 0 ? total / cpu : 0, p50: result.latency.p50, p99: result.latency.p99, status };
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-function run(command: string, args: string[]) {
-  const result = spawnSync(command, args, { cwd: ROOT_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-const fmt = (value: number) => Math.round(value).toLocaleString('en');
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-main().catch((error) => {
-  console.error(`bench-search failed: ${error.message}`);
-  process.exit(1);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  pinLoadGenerator();
+  run('npm', ['run', 'build', '--silent'], {}, 'ignore');
+  searchPass(PAGES).catch((error) => {
+    console.error(`bench-search failed: ${error.message}`);
+    process.exit(1);
+  });
+}

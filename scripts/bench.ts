@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the production build under load on loopback. Two passes:
+ * `npm run bench`: the production build under load on loopback. Three passes:
  * - pages: the render cache on and off, one table (req/s, req per CPU-second of
  *   the server, p50/p99, bytes per response, errors, peak RSS, cold start) and a
  *   memory check;
@@ -7,34 +7,49 @@
  *   (cached and uncached req per CPU-s, peak RSS, cold start, and the deltas).
  *   The DSN points at a loopback stand-in in this process that accepts envelopes:
  *   the server never talks to a real Sentry.
- * - large site (`--pages N`, instead of the two above): a generated site of N
+ * - search (scripts/bench-search.ts): index sizes, server search throughput,
+ *   typing to results in Chromium;
+ * - large site (`--pages N`, instead of the three above): a generated site of N
  *   pages (N/5 per locale) built into a temporary folder: build time, cold start,
  *   idle RSS, RSS after every page was requested once (HTML and data), cached and
  *   uncached req per CPU-s on one of its pages beside the default site's, and the
  *   weight of the same page in both.
- * `--only pages` or `--only monitoring` runs one pass. Ends by itself in about
+ * `--only pages`, `--only monitoring` or `--only search` runs one pass. Ends by itself in about
  * three minutes and stops what it started. Not part of `npm test`: a benchmark,
  * not a timed test. Peers (Next.js, bare React...): `npm run bench:peers`.
  *
  * The server is pinned to CPU 0 and this process (the load generator) to CPU 1
  * when `taskset` exists, so the two do not compete.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT_DIR } from '../src/server/config.ts';
+import {
+  cpuSeconds,
+  fmt,
+  hasTaskset,
+  load,
+  median,
+  peakRss,
+  pinLoadGenerator,
+  rss,
+  run,
+  type Server,
+  startServer,
+  statusCounts,
+  stop,
+} from './bench/harness.ts';
 import { generateLargeSite } from './large-site.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = 1;
+const LOAD = { connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS };
 const MEMORY_REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 300_000);
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-const hasTaskset = spawnSync('taskset', ['-c', '1', 'true']).status === 0;
 
 type Row = {
   mode: string;
@@ -51,7 +66,7 @@ type Row = {
   peakRssMb: number;
 };
 
-const PASSES = ['pages', 'monitoring'] as const;
+const PASSES = ['pages', 'monitoring', 'search'] as const;
 type Pass = (typeof PASSES)[number];
 /** The page the monitoring pass loads, and every cold start waits for. */
 const DOCS_PAGE = '/de/docs/guides/install';
@@ -68,13 +83,14 @@ async function main() {
   }
   const passes = largePages ? [] : selectedPasses(args);
   if (!existsSync(join(ROOT_DIR, 'dist', 'manifest.json'))) run('npm', ['run', 'build']);
-  if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
+  pinLoadGenerator();
   const build = JSON.parse(readFileSync(join(ROOT_DIR, 'dist', 'manifest.json'), 'utf8')).build as string;
   console.log(
     `\npolysite bench: ${CONNECTIONS} connections, ${SECONDS} s per URL after ${WARMUP_SECONDS} s warm-up, Node ${process.version}${hasTaskset ? ', server on CPU 0, load on CPU 1' : ''}`,
   );
   if (passes.includes('pages')) await pagesPass(build);
   if (passes.includes('monitoring')) await monitoringPass();
+  if (passes.includes('search')) await (await import('./bench-search.ts')).searchPass();
   if (largePages) await largeSitePass(largePages);
 }
 
@@ -103,11 +119,11 @@ async function largeSitePass(pages: number) {
     const weights: Record<string, number> = {};
     const measure = async (site: string, siteEnv: Record<string, string>) => {
       for (const mode of ['on', 'off'] as const) {
-        const server = await startServer({ ...siteEnv, RENDER_CACHE: mode });
+        const server = await startServer({ ...siteEnv, RENDER_CACHE: mode }, DOCS_PAGE);
         try {
           weights[site] = (await (await fetch(server.url + DOCS_PAGE)).arrayBuffer()).byteLength;
           for (const path of site === 'large' ? [DOCS_PAGE, large] : [DOCS_PAGE]) {
-            const result = await load(server, path);
+            const result = await load(server, path, LOAD);
             rows.push(`| ${site} | ${mode} | \`${path}\` | ${fmt(result.perCpu)} | ${result.p99} | ${result.status} | ${result.errors} |`);
           }
         } finally {
@@ -119,7 +135,7 @@ async function largeSitePass(pages: number) {
     await measure('large', env);
 
     // Memory: a fresh server, idle, then every page of every locale once, HTML and page data.
-    const server = await startServer(env);
+    const server = await startServer(env, DOCS_PAGE);
     let memory: string;
     try {
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -187,11 +203,11 @@ async function pagesPass(build: string) {
   const summary: { mode: string; coldStartMs: number; peakRssMb: number }[] = [];
   let memory = '';
   for (const mode of ['on', 'off'] as const) {
-    const server = await startServer({ RENDER_CACHE: mode });
+    const server = await startServer({ RENDER_CACHE: mode }, DOCS_PAGE);
     try {
       // The memory check runs after the peak is read: it fills the render cache with every page.
       for (const [name, path] of targets)
-        rows.push({ mode, name, path, ...(await load(server, path)), peakRssMb: peakRss(server.child.pid!) });
+        rows.push({ mode, name, path, ...(await load(server, path, LOAD)), peakRssMb: peakRss(server.child.pid!) });
       summary.push({ mode, coldStartMs: server.coldStartMs, peakRssMb: peakRss(server.child.pid!) });
       if (mode === 'on') memory = await memoryCheck(server, build);
     } finally {
@@ -242,8 +258,8 @@ async function monitoringPass() {
     for (const cache of ['cached', 'uncached'] as const) {
       const renderCache = cache === 'cached' ? 'on' : 'off';
       const servers = {
-        off: await startServer({ RENDER_CACHE: renderCache, ...env('off') }),
-        on: await startServer({ RENDER_CACHE: renderCache, ...env('on') }),
+        off: await startServer({ RENDER_CACHE: renderCache, ...env('off') }, DOCS_PAGE),
+        on: await startServer({ RENDER_CACHE: renderCache, ...env('on') }, DOCS_PAGE),
       };
       try {
         throughput[cache] = await loadInterleaved(servers, DOCS_PAGE);
@@ -257,7 +273,7 @@ async function monitoringPass() {
     }
     for (let round = 0; round < COLD_STARTS; round++) {
       for (const setting of round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
-        const server = await startServer(env(setting));
+        const server = await startServer(env(setting), DOCS_PAGE);
         figures[setting].coldStartsMs.push(server.coldStartMs);
         await stop(server.child);
       }
@@ -356,58 +372,6 @@ async function startStandIn(): Promise<{ port: number; received(): number; close
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-type Server = { child: ChildProcess; url: string; coldStartMs: number; env: Record<string, string> };
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const command = readFileSync(join(ROOT_DIR, 'Procfile'), 'utf8').match(/^web:\s*(.+)$/m)![1]!;
-  const started = performance.now();
-  const child = spawn(
-    hasTaskset ? 'taskset' : 'bash',
-    hasTaskset ? ['-c', '0', 'bash', '-c', `exec ${command}`] : ['-c', `exec ${command}`],
-    {
-      cwd: ROOT_DIR,
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited during start-up');
-    const ok = await fetch(url + DOCS_PAGE).then(
-      (response) => response.status === 200,
-      () => false,
-    );
-    if (ok) return { child, url, coldStartMs: Math.round(performance.now() - started), env };
-    if (performance.now() - started > 20_000) throw new Error('server did not answer within 20 s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-async function load(server: Server, path: string) {
-  await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: WARMUP_SECONDS });
-  const cpuBefore = cpuSeconds(server.child.pid!);
-  const result = await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: SECONDS });
-  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
-  const total = result.requests.total;
-  const statuses = statusCounts(result);
-  return {
-    rps: total / SECONDS,
-    perCpu: cpu > 0 ? total / cpu : 0,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    bytes: total ? result.throughput.total / total : 0,
-    errors: result.errors + result.timeouts,
-    status: statuses,
-  };
-}
-
 /** Requests across every page of every locale (and their page data); RSS must not grow with the count. */
 async function memoryCheck(server: Server, build: string): Promise<string> {
   const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
@@ -425,55 +389,6 @@ async function memoryCheck(server: Server, build: string): Promise<string> {
     `${result.errors + result.timeouts} errors and statuses ${statusCounts(result)} over the last ${(MEMORY_REQUESTS - third).toLocaleString('en')}; RSS ${rssWarm.toFixed(1)} MB after the first ${third.toLocaleString('en')}, ${rssEnd.toFixed(1)} MB at the end ` +
     `(${perRequest >= 0 ? '+' : ''}${perRequest.toFixed(2)} bytes per request)`
   );
-}
-
-function statusCounts(result: autocannon.Result): string {
-  return Object.entries(result.statusCodeStats ?? {})
-    .map(([code, stats]) => `${code}×${(stats as { count: number }).count}`)
-    .join(' ');
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
-}
-
-function rss(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
-
-function peakRss(pid: number): number {
-  return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-function run(command: string, args: string[], env: Record<string, string> = {}, output: 'inherit' | 'ignore' = 'inherit') {
-  const result = spawnSync(command, args, { cwd: ROOT_DIR, stdio: ['ignore', output, 'inherit'], env: { ...process.env, ...env } });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
-function fmt(value: number): string {
-  return Math.round(value).toLocaleString('en');
 }
 
 main().catch((error) => {

@@ -1,0 +1,124 @@
+// What every benchmark script shares: start the production server the way the
+// Procfile does (pinned to CPU 0 when taskset exists), load it with autocannon,
+// and read its CPU time and memory from /proc.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { ROOT_DIR } from '../../src/server/config.ts';
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+export const hasTaskset = spawnSync('taskset', ['-c', '1', 'true']).status === 0;
+
+/** The load generator (this process) on CPU 1, away from the server on CPU 0. */
+export function pinLoadGenerator(): void {
+  if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
+}
+
+export type Server = { child: ChildProcess; url: string; coldStartMs: number; env: Record<string, string> };
+
+/** Starts the built server with the Procfile's command; resolves at the first 200 for `probe` (the cold start). */
+export async function startServer(env: Record<string, string>, probe: string, timeoutMs = 60_000): Promise<Server> {
+  const port = await freePort();
+  const command = readFileSync(join(ROOT_DIR, 'Procfile'), 'utf8').match(/^web:\s*(.+)$/m)![1]!;
+  const started = performance.now();
+  const child = spawn(
+    hasTaskset ? 'taskset' : 'bash',
+    hasTaskset ? ['-c', '0', 'bash', '-c', `exec ${command}`] : ['-c', `exec ${command}`],
+    {
+      cwd: ROOT_DIR,
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('server exited during start-up');
+    const ok = await fetch(url + probe).then(
+      (response) => response.status === 200,
+      () => false,
+    );
+    if (ok) return { child, url, coldStartMs: Math.round(performance.now() - started), env };
+    if (performance.now() - started > timeoutMs) throw new Error(`server did not answer within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export type LoadOptions = { connections: number; seconds: number; warmupSeconds: number };
+
+/** Loads one URL; req per CPU-s divides the requests by the server's CPU time over the same span. */
+export async function load(server: Server, path: string, { connections, seconds, warmupSeconds }: LoadOptions) {
+  await autocannon({ url: server.url + path, connections, duration: warmupSeconds });
+  const cpuBefore = cpuSeconds(server.child.pid!);
+  const result = await autocannon({ url: server.url + path, connections, duration: seconds });
+  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
+  const total = result.requests.total;
+  return {
+    rps: total / seconds,
+    perCpu: cpu > 0 ? total / cpu : 0,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytes: total ? result.throughput.total / total : 0,
+    errors: result.errors + result.timeouts,
+    status: statusCounts(result),
+  };
+}
+
+export function statusCounts(result: autocannon.Result): string {
+  return Object.entries(result.statusCodeStats ?? {})
+    .map(([code, stats]) => `${code}×${(stats as { count: number }).count}`)
+    .join(' ');
+}
+
+/** User + system CPU seconds the process has used. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+}
+
+export function rss(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+export function peakRss(pid: number): number {
+  return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL after 5 s. */
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Runs a command in the repository; its failure ends the benchmark. */
+export function run(command: string, args: string[], env: Record<string, string> = {}, output: 'inherit' | 'ignore' = 'inherit') {
+  const result = spawnSync(command, args, { cwd: ROOT_DIR, stdio: ['ignore', output, 'inherit'], env: { ...process.env, ...env } });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+export function fmt(value: number): string {
+  return Math.round(value).toLocaleString('en');
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
