@@ -147,6 +147,15 @@ describe('pages', () => {
     }
   });
 
+  test('the dev translation status page is absent in production: /_translations is an ordinary unknown path', async () => {
+    const response = await get(server.url, '/_translations');
+    assert.equal(response.status, 302);
+    assert.equal(response.headers.location, '/en/_translations');
+    const target = await get(server.url, '/en/_translations');
+    assert.equal(target.status, 404);
+    assert.doesNotMatch(target.body, /docs\/routing/);
+  });
+
   test('the page data is embedded once, parses, and does not repeat the content HTML', async () => {
     const { body } = await get(server.url, '/en/docs/routing');
     assert.equal(body.split('id="polysite-data"').length, 2);
