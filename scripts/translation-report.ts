@@ -3,6 +3,7 @@ import type { TranslationStatus } from '../src/server/content/translation-record
 import { translationRows } from '../src/server/content/translation-status.ts';
 import { readMessageTexts, readSameAsDefault } from '../src/server/messages.ts';
 import { pagePath } from '../src/routes/location.ts';
+import { type Behind, behind } from './translation-history.ts';
 
 /** What `npm run translations` reports, and `--json` writes: every page of every locale with its status. */
 export type TranslationReport = {
@@ -14,11 +15,13 @@ export type LocaleReport = {
   locale: string;
   counts: Record<TranslationStatus, number>;
   /** Every page of the default locale: its status here, and both addresses. */
-  pages: { slug: string; status: TranslationStatus; path: string; original: string }[];
+  pages: { slug: string; status: TranslationStatus; path: string; original: string; behind?: Behind }[];
   messages: { missing: string[]; extra: string[]; sameAsDefault: string[] };
 };
 
-export function translationReport(site: Site, localesDir: string): TranslationReport {
+/** `history`: add, from git, how far each outdated page is behind (leave it false where there is no `.git`). */
+export function translationReport(site: Site, localesDir: string, { history = false } = {}): TranslationReport {
+  const sources = site.pages.get(site.defaultLocale)!;
   const rows = translationRows(site);
   const reference = readMessageTexts(localesDir, site.defaultLocale);
   const locales = site.locales
@@ -27,7 +30,16 @@ export function translationReport(site: Site, localesDir: string): TranslationRe
       const pages = rows
         .filter((row) => row.locale === locale)
         .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
-        .map(({ slug, status }) => ({ slug, status, path: pagePath(locale, slug), original: pagePath(site.defaultLocale, slug) }));
+        .map(({ slug, status, recorded }) => {
+          const detail = history && status === 'outdated' ? behind(sources.get(slug)!.file, recorded!) : null;
+          return {
+            slug,
+            status,
+            path: pagePath(locale, slug),
+            original: pagePath(site.defaultLocale, slug),
+            ...(detail && { behind: detail }),
+          };
+        });
       const counts = { 'up-to-date': 0, outdated: 0, missing: 0, unknown: 0 };
       for (const page of pages) counts[page.status]++;
       const own = readMessageTexts(localesDir, locale);
@@ -73,7 +85,11 @@ export function formatReport(report: TranslationReport): string {
     const summary = (Object.keys(LABELS) as TranslationStatus[]).map((status) => `${counts[status]} ${LABELS[status]}`).join(', ');
     lines.push(`${locale}: ${pages.length} pages: ${summary}`);
     for (const page of pages) {
-      if (page.status !== 'up-to-date') lines.push(`  ${LABELS[page.status].padEnd(9)} ${page.slug || '(home)'}`);
+      if (page.status === 'up-to-date') continue;
+      const detail =
+        page.behind &&
+        ` (${plural(page.behind.commits, 'commit')}, ${plural(page.behind.days, 'day')} behind; ${page.behind.diffstat || 'no diff'})`;
+      lines.push(`  ${LABELS[page.status].padEnd(9)} ${page.slug || '(home)'}${detail ?? ''}`);
     }
     const list = (keys: string[]) => (keys.length ? `: ${keys.join(', ')}` : '');
     lines.push(
@@ -84,4 +100,8 @@ export function formatReport(report: TranslationReport): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

@@ -8,6 +8,8 @@
  *                                             than N pages (default 0) are outdated or unknown
  *   npm run translations -- --done de docs/routing [more slugs]   (or --done de --all)
  *                                             record that these translations match the source now
+ *   npm run translations -- --seed-from-git   once, for a site without records: each translation
+ *                                             is recorded as made from the source of its last commit
  *   npm run translations -- --no-retranslate docs/routing
  *                                             the source's uncommitted change needs no translation
  *                                             (a typo fix): translations that matched the committed
@@ -24,6 +26,7 @@ import { splitFrontMatter } from '../src/server/content/front-matter.ts';
 import { loadSite, type Site } from '../src/server/content/site.ts';
 import { carryForward, readRecord, sourceFingerprint, writeRecord } from '../src/server/content/translation-record.ts';
 import { loadMessages } from '../src/server/messages.ts';
+import { hasGit, seedRecord } from './translation-history.ts';
 import { checkFailures, formatReport, translationReport } from './translation-report.ts';
 
 class UsageError extends Error {}
@@ -36,8 +39,9 @@ function main(argv: string[]): number {
 
   if (command === '--done') return done(site, localesDir, rest);
   if (command === '--no-retranslate') return noRetranslate(site, localesDir, rest);
+  if (command === '--seed-from-git') return seed(site, localesDir);
 
-  const report = translationReport(site, localesDir);
+  const report = translationReport(site, localesDir, { history: hasGit(localesDir) });
   const flags = new Set(argv.filter((arg) => arg.startsWith('--')));
   for (const flag of flags) {
     if (!['--json', '--check', '--max-outdated'].includes(flag)) throw new UsageError(`unknown option ${flag}`);
@@ -70,6 +74,28 @@ function done(site: Site, localesDir: string, [locale, ...slugs]: string[]): num
   }
   writeRecord(localesDir, locale, record);
   process.stdout.write(`${locale}: ${chosen.length} page(s) recorded as up to date\n`);
+  return 0;
+}
+
+/** One-time, for a site adopting records: each translation without one gets it from history. */
+function seed(site: Site, localesDir: string): number {
+  if (!hasGit(localesDir)) throw new UsageError('--seed-from-git needs git history: run it in a clone of the repository');
+  const sources = site.pages.get(site.defaultLocale)!;
+  for (const locale of site.locales) {
+    if (locale === site.defaultLocale) continue;
+    const record = { ...readRecord(localesDir, locale) };
+    let seeded = 0;
+    for (const page of site.pages.get(locale)!.values()) {
+      const source = sources.get(page.slug);
+      if (page.contentLocale !== locale || !source || Object.hasOwn(record, page.slug)) continue;
+      const fingerprint = seedRecord(source.file, page.file);
+      if (fingerprint === null) continue;
+      record[page.slug] = fingerprint;
+      seeded++;
+    }
+    writeRecord(localesDir, locale, record);
+    process.stdout.write(`${locale}: ${seeded} record(s) seeded from git history\n`);
+  }
   return 0;
 }
 
