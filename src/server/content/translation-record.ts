@@ -55,7 +55,12 @@ export function readRecord(localesDir: string, locale: string): TranslationRecor
   } catch {
     return {};
   }
-  const data: unknown = JSON.parse(text);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     throw new Error(`${file}: must be an object of "slug": "fingerprint"`);
   for (const [slug, value] of Object.entries(data)) {

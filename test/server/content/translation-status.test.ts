@@ -52,4 +52,6 @@ test('a record is written sorted by slug and read back; a malformed one is a cle
   assert.deepEqual(readRecord(dir, 'fr'), {}, 'no file is no records');
   const bad = makeLocales({ de: { 'translations.json': { about: 1 } } });
   assert.throws(() => readRecord(bad, 'de'), /the record of "about" must be a string/);
+  const broken = makeLocales({ de: { 'translations.json': '{"about": ' } });
+  assert.throws(() => readRecord(broken, 'de'), /de\/translations\.json: not valid JSON/);
 });
