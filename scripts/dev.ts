@@ -7,7 +7,8 @@
  *   - tells open tabs to reload through a same-origin event stream,
  *   - shows build and content errors (with file and line) as an overlay page
  *     instead of the site, until the file is fixed,
- *   - holds requests while a rebuild is under way, so nothing stale is served.
+ *   - holds requests while a rebuild is under way, so nothing stale is served,
+ *   - shows the translation status at /_translations (see npm run translations).
  * None of this is in the production build: the proxy and its endpoints live here only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -17,8 +18,9 @@ import { createServer as createNetServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { escapeHtml } from '../src/server/escape-html.ts';
-import { ROOT_DIR } from '../src/server/config.ts';
+import { loadConfig, ROOT_DIR } from '../src/server/config.ts';
 import { build } from './build.ts';
+import { STATUS_PATH, translationPage } from './translation-page.ts';
 
 export const DEV_PREFIX = '/__polysite_dev';
 const DEV_DIR = join(ROOT_DIR, '.dev');
@@ -150,6 +152,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   if (problem) {
     return void res.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(overlay(problem));
   }
+  if (path.split('?')[0] === STATUS_PATH) return sendTranslationStatus(res);
   const headers = { ...req.headers };
   delete headers['accept-encoding']; // plain bodies, so HTML can take the reload script
   delete headers['if-none-match']; // never a 304 for a page that was rebuilt
@@ -174,6 +177,28 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   });
   upstream.on('error', (error) => res.writeHead(502, { 'Content-Type': 'text/plain' }).end(`dev server: ${error.message}`));
   req.pipe(upstream);
+}
+
+/** The translation status of the content as it is now (read afresh: the page is for the one editing it). */
+async function sendTranslationStatus(res: ServerResponse) {
+  const [{ loadSite }, { loadMessages }, { translationReport }] = await Promise.all([
+    import('../src/server/content/site.ts'),
+    import('../src/server/messages.ts'),
+    import('./translation-report.ts'),
+  ]);
+  const { locales, defaultLocale } = loadConfig({ ...process.env, PORT: '0', LOCALES_DIR: localesDir });
+  let html: string;
+  try {
+    const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale));
+    html = translationPage(translationReport(site, localesDir));
+  } catch (error) {
+    return void res
+      .writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+      .end(overlay((error as Error).message));
+  }
+  res
+    .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+    .end(html.replace('</body>', `<script type="module" src="${DEV_PREFIX}/client.js"></script></body>`));
 }
 
 function watchTree(dir: string, onChange: (file: string) => void): FSWatcher {

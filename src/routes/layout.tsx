@@ -50,6 +50,14 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
             {t('page.untranslated', { language: page.fallback.language, original: page.fallback.original })}
           </p>
         )}
+        {page.outdated && (
+          <p className="notice" role="note" data-notice="outdated">
+            {t('page.outdated')}{' '}
+            <a href={page.outdated.path} hrefLang={page.outdated.lang}>
+              {t('page.outdatedLink', { original: page.outdated.original })}
+            </a>
+          </p>
+        )}
         {children}
       </main>
       <footer className="site-footer">

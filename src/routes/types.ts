@@ -61,6 +61,9 @@ export type Head = {
 /** Shown when a page is served in the default locale because it has no translation yet. */
 export type FallbackNotice = { contentLocale: string; language: string; original: string };
 
+/** Shown on a translation whose default-locale source changed since it was translated: the original's language tag, its name in the page's language, and its path. */
+export type OutdatedNotice = { lang: string; original: string; path: string };
+
 export type PageData = {
   build: string;
   status: 200 | 404;
@@ -70,6 +73,7 @@ export type PageData = {
   head: Head;
   locales: LocaleLink[];
   fallback: FallbackNotice | null;
+  outdated: OutdatedNotice | null;
   screen: ScreenData;
 };
 

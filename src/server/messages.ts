@@ -48,6 +48,28 @@ export function findMessageProblems(localesDir: string, locales: readonly string
   return problems;
 }
 
+const META_KEY = '$meta';
+
+/**
+ * The keys whose value is rightly the same as the default locale's ("polysite",
+ * "Blog"), from `"$meta": { "sameAsDefault": [...] }`: `npm run translations`
+ * does not list them as probably untranslated.
+ */
+export function readSameAsDefault(localesDir: string, locale: string): string[] {
+  try {
+    const data = JSON.parse(readFileSync(join(localesDir, locale, 'messages.json'), 'utf8'));
+    const list = data?.[META_KEY]?.sameAsDefault;
+    return Array.isArray(list) ? list.filter((key): key is string => typeof key === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Every message of a locale as written (no fallback, no metadata); problems are added to `problems`. */
+export function readMessageTexts(localesDir: string, locale: string, problems: string[] = []): Record<string, string> {
+  return readMessages(localesDir, locale, problems);
+}
+
 function messagesFile(localesDir: string, locale: string): string {
   return relative(process.cwd(), join(localesDir, locale, 'messages.json'));
 }
@@ -65,7 +87,8 @@ function readMessages(localesDir: string, locale: string, problems: string[]): R
     problems.push(`${file}: must be an object of "key": "ICU message"`);
     return {};
   }
-  const entries = Object.entries(data as Record<string, unknown>);
+  // "$meta" holds notes for the tooling (see readSameAsDefault), not a message.
+  const entries = Object.entries(data as Record<string, unknown>).filter(([key]) => key !== META_KEY);
   for (const [key, value] of entries) if (typeof value !== 'string') problems.push(`${file}: message "${key}" must be a string`);
   return Object.fromEntries(entries.filter(([, value]) => typeof value === 'string')) as Record<string, string>;
 }

@@ -9,6 +9,7 @@ import type { Site, SourcePage } from './content/site.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { MessageCatalog } from './messages.ts';
 import { screenMaker } from './screens.ts';
+import { translationStatus } from './content/translation-record.ts';
 
 /**
  * Every page of every locale as ready-to-render PageData. Start-up indexes the
@@ -73,7 +74,19 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
                   language: names.of(locale) ?? locale,
                   original: names.of(page.contentLocale) ?? page.contentLocale,
                 },
+          outdated: outdatedNotice(page),
           screen,
+        };
+      };
+      const defaultPages = site.pages.get(site.defaultLocale)!;
+      const outdatedNotice = (page: SourcePage): PageData['outdated'] => {
+        const source = defaultPages.get(page.slug);
+        if (locale === site.defaultLocale || page.contentLocale !== locale || !source) return null;
+        if (translationStatus(true, page.recorded, source.fingerprint) !== 'outdated') return null;
+        return {
+          lang: site.defaultLocale,
+          original: names.of(site.defaultLocale) ?? site.defaultLocale,
+          path: pagePath(site.defaultLocale, page.slug),
         };
       };
       return [locale, make];
@@ -123,6 +136,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
         // The switcher on a 404 offers each locale's home: the same slug would be a 404 too.
         locales: switcherFor(''),
         fallback: null,
+        outdated: null,
         screen: { screen: 'not-found', path },
       };
     },
@@ -144,6 +158,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
         },
         locales: localeLinks(site.locales, SEARCH_SLUG, autonyms).map((link) => ({ ...link, path: searchPath(link.locale, query) })),
         fallback: null,
+        outdated: null,
         screen: { screen: 'search', query, total, hits },
       };
     },

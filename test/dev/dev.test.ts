@@ -109,6 +109,18 @@ test('the dev server answers only requests addressed to this machine by name', a
   assert.match(await rawRequest(url, 'GET /en HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 421 /, 'no Host at all');
 });
 
+test('/_translations shows each locale’s translation status, each row linking to the page in both languages', async () => {
+  const { status, body } = await get(url, '/_translations');
+  assert.equal(status, 200);
+  // The default site's de docs/routing is deliberately behind en; fr's is up to date.
+  const row = (locale: string) =>
+    new RegExp(`<tr class="([a-z-]+)"><td><code>docs/routing</code></td><td>[^<]*</td><td><a href="/${locale}/docs/routing">`);
+  assert.equal(row('de').exec(body)?.[1], 'outdated');
+  assert.equal(row('fr').exec(body)?.[1], 'up-to-date');
+  assert.match(body, /<a href="\/en\/docs\/routing">/);
+  assert.match(body, /<section id="ja"><h2>ja: [^<]*1 missing/);
+});
+
 test('an edited Markdown page is served within a few seconds', async () => {
   await eventually('/en/about', (body, status) => status === 200 && body.includes('__polysite_dev/client.js'));
   edit('locales/en/pages/about.md', (text) => text.replace(/^title: .*$/m, 'title: "About, edited live"'));

@@ -116,6 +116,30 @@ describe('client navigation', () => {
     await context.close();
   });
 
+  test('the outdated-translation notice shows on full load and comes and goes with client navigation', async () => {
+    // The default site's de docs/routing is deliberately behind its English source.
+    const outdated = 'p.notice[data-notice="outdated"]';
+    const full = await visit(e2e.browser, `${e2e.server.url}/de/docs/routing`);
+    assert.equal(await full.page.getAttribute(`${outdated} a`, 'href'), '/en/docs/routing');
+    assert.deepEqual(full.problems, []);
+    await full.context.close();
+
+    const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/de/docs/configuration`);
+    await markWindow(page);
+    assert.equal(await page.locator(outdated).count(), 0);
+    await page.click('.docs-sidebar a[href="/de/docs/routing"]');
+    await page.waitForURL(`${e2e.server.url}/de/docs/routing`);
+    await page.waitForSelector(outdated);
+    assert.match((await page.textContent(outdated)) ?? '', /Das Original auf Englisch lesen/);
+    await page.click(`${outdated} a`);
+    await page.waitForURL(`${e2e.server.url}/en/docs/routing`);
+    await page.waitForSelector('html[lang="en"]');
+    assert.equal(await page.locator(outdated).count(), 0, 'the original has no notice');
+    assert.ok(await hasMarker(page), 'never reloaded');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('a slow navigation shows the progress bar, a fast one does not', async () => {
     const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await page.evaluate(() => {

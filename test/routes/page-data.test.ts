@@ -52,6 +52,7 @@ function makePage(html: string): PageData {
     head: { title: 'T', description: 'D', canonical: null, alternates: [] },
     locales: [],
     fallback: null,
+    outdated: null,
     screen: { screen: 'article', title: 'T', html },
   };
 }

@@ -129,6 +129,33 @@ describe('pages', () => {
     assert.match(response.body, /hreflang="en" href="https:\/\/example\.test\/en\/docs\/deploy\/docker"/);
   });
 
+  test('a translation whose English source changed since it was recorded says so and links to the original, in its own lang', async () => {
+    // The default site's de docs/routing is deliberately behind en (see locales/de/translations.json).
+    const response = await get(server.url, '/de/docs/routing');
+    assert.equal(response.status, 200);
+    assert.match(response.body, /<html lang="de"/);
+    assert.match(response.body, /<article class="docs-article[^"]*">/);
+    assert.doesNotMatch(response.body, /<article class="docs-article[^"]*" lang=/, 'the text is German: no other lang');
+    const notice = /<p class="notice" role="note" data-notice="outdated">(.*?)<\/p>/s.exec(response.body);
+    assert.ok(notice, 'the outdated notice is there');
+    assert.ok(notice[1]!.includes(message('de', 'page.outdated')));
+    assert.match(notice[1]!, /<a href="\/en\/docs\/routing" hrefLang="en">Das Original auf Englisch lesen<\/a>/i);
+    assert.equal(payloadOf(response.body).page.outdated.path, '/en/docs/routing');
+
+    for (const path of ['/fr/docs/routing', '/de/docs/configuration', '/en/docs/routing', '/ja/docs/deploy/docker']) {
+      assert.doesNotMatch((await get(server.url, path)).body, /data-notice="outdated"/, `${path} is up to date`);
+    }
+  });
+
+  test('the dev translation status page is absent in production: /_translations is an ordinary unknown path', async () => {
+    const response = await get(server.url, '/_translations');
+    assert.equal(response.status, 302);
+    assert.equal(response.headers.location, '/en/_translations');
+    const target = await get(server.url, '/en/_translations');
+    assert.equal(target.status, 404);
+    assert.doesNotMatch(target.body, /docs\/routing/);
+  });
+
   test('the page data is embedded once, parses, and does not repeat the content HTML', async () => {
     const { body } = await get(server.url, '/en/docs/routing');
     assert.equal(body.split('id="polysite-data"').length, 2);

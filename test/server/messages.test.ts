@@ -30,3 +30,15 @@ test('a plural without an other branch does not parse', () => {
   const dir = makeLocales({ en: { 'messages.json': { n: '{count, plural, one {# thing}}' } } });
   assert.throws(() => loadMessages(dir, ['en'], 'en'), /message "n" does not parse/);
 });
+
+test('the "$meta" notes of a messages file are not a message, and list the values rightly the same as the default', async () => {
+  const { readSameAsDefault } = await import('../../src/server/messages.ts');
+  const dir = makeLocales({
+    en: { 'messages.json': { a: 'Blog' } },
+    de: { 'messages.json': { $meta: { sameAsDefault: ['a'] }, a: 'Blog' } },
+  });
+  assert.deepEqual(Object.keys(loadMessages(dir, ['en', 'de'], 'en').get('de')!), ['a']);
+  assert.deepEqual(findMessageProblems(dir, ['en', 'de'], 'en'), []);
+  assert.deepEqual(readSameAsDefault(dir, 'de'), ['a']);
+  assert.deepEqual(readSameAsDefault(dir, 'en'), []);
+});

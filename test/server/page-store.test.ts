@@ -97,3 +97,18 @@ test('entries list every served page with the locales that really translate it',
     'en/about: en,ar',
   ]);
 });
+
+test('a translation whose source changed since its record carries an outdated notice linking to the original', async () => {
+  const { sourceFingerprint } = await import('../../src/server/content/translation-record.ts');
+  const before = sourceFingerprint({ title: 'About', description: 'A description.', body: 'Some text.\n' });
+  const { site, messages } = await makeSite({
+    en: { 'pages/about.md': makePage({ title: 'About' }, 'Some text. And a new sentence.\n'), 'pages/index.md': makePage() },
+    de: { 'pages/about.md': makePage({ title: 'Über uns' }), 'translations.json': { about: before } },
+    fr: { 'pages/about.md': makePage({ title: 'À propos' }) },
+  });
+  const store = buildPageStore({ site, messages, publicUrl: PUBLIC_URL, build: 'b1' });
+  assert.deepEqual(store.find('de', 'about')!.outdated, { lang: 'en', original: 'Englisch', path: '/en/about' });
+  assert.equal(store.find('fr', 'about')!.outdated, null, 'no record is unknown, not outdated');
+  assert.equal(store.find('de', '')!.outdated, null, 'an untranslated page has the fallback notice only');
+  assert.equal(store.find('en', 'about')!.outdated, null);
+});

@@ -7,6 +7,7 @@ import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from '../messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { type Section, sectionsOf } from './sections.ts';
+import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
 
 /**
  * All Markdown of all locales, compiled once at start-up. A request never reads a
@@ -32,6 +33,10 @@ export type SourcePage = FrontMatter & {
   sections: Section[];
   textLength: number;
   file: string;
+  /** The fingerprint of this page's own source text (see translation-record.ts). */
+  fingerprint: string;
+  /** For a translation: the source fingerprint its record holds; undefined when it has none. */
+  recorded?: string;
 };
 
 export type Site = {
@@ -63,6 +68,21 @@ export function loadSite(localesDir: string, locales: readonly string[], default
     }
   }
 
+  const records = new Map<string, TranslationRecord>();
+  for (const locale of locales) {
+    if (locale === defaultLocale) continue;
+    try {
+      records.set(locale, readRecord(localesDir, locale));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+
+  const recordOf = (locale: string, slug: string) => {
+    const record = records.get(locale);
+    return record && Object.hasOwn(record, slug) ? { recorded: record[slug]! } : {};
+  };
+
   const translations = new Map<string, string[]>();
   for (const source of sources) translations.set(source.slug, [...(translations.get(source.slug) ?? []), source.locale]);
 
@@ -92,6 +112,8 @@ export function loadSite(localesDir: string, locales: readonly string[], default
       sections: sectionsOf(tokens),
       textLength: textLength(source.body),
       file: source.file,
+      fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
+      ...(servingLocale === source.locale && recordOf(source.locale, source.slug)),
     });
   };
   for (const source of sources) compile(source, source.locale);

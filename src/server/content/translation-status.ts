@@ -1,0 +1,39 @@
+import type { Site } from './site.ts';
+import { type TranslationStatus, translationStatus } from './translation-record.ts';
+
+/** One page in one locale other than the default. */
+export type TranslationRow = {
+  locale: string;
+  slug: string;
+  status: TranslationStatus;
+  /** The default-locale source's fingerprint now. */
+  source: string;
+  /** What the translation's record holds, when it has one. */
+  recorded?: string;
+};
+
+/**
+ * Every page of the default locale in every other locale, from the compiled site
+ * alone (fingerprints and records travel in the built snapshot): no git, no files.
+ */
+export function translationRows(site: Site): TranslationRow[] {
+  const sources = site.pages.get(site.defaultLocale)!;
+  const rows: TranslationRow[] = [];
+  for (const locale of site.locales) {
+    if (locale === site.defaultLocale) continue;
+    const pages = site.pages.get(locale)!;
+    for (const [slug, source] of sources) {
+      const page = pages.get(slug);
+      const translated = page !== undefined && page.contentLocale === locale;
+      const recorded = translated ? page.recorded : undefined;
+      rows.push({
+        locale,
+        slug,
+        status: translationStatus(translated, recorded, source.fingerprint),
+        source: source.fingerprint,
+        ...(recorded !== undefined && { recorded }),
+      });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,139 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeLocales, makePage, MESSAGES } from '../helpers/content.ts';
+import { ROOT } from '../helpers/server.ts';
+
+/** `npm run translations` with these arguments on a locales folder: its exit code and output. */
+function run(localesDir: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/translations.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOCALES_DIR: localesDir, DEFAULT_LOCALE: 'en' },
+    encoding: 'utf8',
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+/** The fixture's messages in another language: different text, same placeholders. */
+const TRANSLATED = Object.fromEntries(Object.entries(MESSAGES).map(([key, value]) => [key, `${value} ·`]));
+
+/**
+ * en (default) with a home, about and routing page; de translates all three; fr
+ * translates home only, keeps one message untranslated on purpose, lacks one and adds one.
+ */
+function fixture() {
+  return makeLocales({
+    en: {
+      'pages/index.md': makePage({ title: 'Home' }),
+      'pages/about.md': makePage({ title: 'About' }),
+      'pages/routing.md': makePage({ title: 'Routing' }, 'Pages live under a locale.\n'),
+      'messages.json': { ...MESSAGES, 'nav.blog': 'Blog', 'nav.docs': 'Docs' },
+    },
+    de: {
+      'pages/index.md': makePage({ title: 'Start' }),
+      'pages/about.md': makePage({ title: 'Über uns' }),
+      'pages/routing.md': makePage({ title: 'Routing' }, 'Seiten liegen unter einer Sprache.\n'),
+      'messages.json': { $meta: { sameAsDefault: ['nav.blog'] }, ...TRANSLATED, 'nav.blog': 'Blog', 'nav.docs': 'Doku' },
+    },
+    fr: {
+      'pages/index.md': makePage({ title: 'Accueil' }),
+      'messages.json': { ...TRANSLATED, 'nav.blog': 'Blog', 'nav.extra': 'En trop' },
+    },
+  });
+}
+
+test('the report says per locale what is up to date, outdated, missing and unknown, and which messages need work', () => {
+  const dir = fixture();
+  assert.equal(run(dir, '--done', 'de', '', 'routing').code, 0);
+  assert.equal(run(dir, '--done', 'fr', '--all').code, 0);
+  const routing = join(dir, 'en/pages/routing.md');
+  writeFileSync(routing, readFileSync(routing, 'utf8').replace('locale.', 'locale. A new sentence.'));
+
+  const { code, out } = run(dir);
+  assert.equal(code, 0);
+  assert.equal(
+    out,
+    [
+      'de: 3 pages: 1 up to date, 1 outdated, 0 missing, 1 unknown',
+      '  unknown   about',
+      '  outdated  routing',
+      '  messages: 0 missing; 0 extra',
+      'fr: 3 pages: 1 up to date, 0 outdated, 2 missing, 0 unknown',
+      '  missing   about',
+      '  missing   routing',
+      '  messages: 1 missing: nav.docs; 1 extra: nav.extra',
+      '  same as en (probably untranslated): nav.blog',
+      '',
+    ].join('\n'),
+  );
+
+  const json = JSON.parse(run(dir, '--json').out);
+  assert.deepEqual(json.locales[0].pages, [
+    { slug: '', status: 'up-to-date', path: '/de', original: '/en' },
+    { slug: 'about', status: 'unknown', path: '/de/about', original: '/en/about' },
+    { slug: 'routing', status: 'outdated', path: '/de/routing', original: '/en/routing' },
+  ]);
+  assert.deepEqual(json.locales[1].messages, { missing: ['nav.docs'], extra: ['nav.extra'], sameAsDefault: ['nav.blog'] });
+});
+
+test('--check fails on anything missing, and on more outdated or unknown pages than --max-outdated allows', () => {
+  const dir = fixture();
+  run(dir, '--done', 'de', '--all');
+  const check = run(dir, '--check');
+  assert.equal(check.code, 1);
+  assert.match(check.err, /fr: 2 page\(s\) missing/);
+  assert.match(check.err, /fr: 1 message key\(s\) missing/);
+
+  // Only de: everything up to date passes; one outdated page fails unless allowed.
+  const deOnly = makeLocales({
+    en: { 'pages/index.md': makePage({ title: 'Home' }, 'Text.\n') },
+    de: { 'pages/index.md': makePage({ title: 'Start' }) },
+  });
+  assert.equal(run(deOnly, '--check').code, 1, 'no record is unknown, and unknown is not passed');
+  run(deOnly, '--done', 'de', '');
+  assert.equal(run(deOnly, '--check').code, 0);
+  writeFileSync(join(deOnly, 'en/pages/index.md'), makePage({ title: 'Home' }, 'Other text.\n'));
+  assert.equal(run(deOnly, '--check').code, 1);
+  assert.equal(run(deOnly, '--check', '--max-outdated', '1').code, 0);
+  assert.equal(run(deOnly, '--check', '--max-outdated', 'x').code, 2);
+});
+
+test('--done refuses a page the locale has not translated, with a clear message', () => {
+  const dir = fixture();
+  const result = run(dir, '--done', 'fr', 'about');
+  assert.equal(result.code, 2);
+  assert.match(result.err, /fr has no translation of "about"/);
+  assert.equal(run(dir, '--done', 'en', '--all').code, 2, 'the default locale has no translations');
+});
+
+test('--no-retranslate: a typo fix keeps up-to-date translations up to date, not older ones (on a temporary git repository)', () => {
+  const dir = fixture();
+  run(dir, '--done', 'de', '--all');
+  const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { stdio: 'pipe', encoding: 'utf8' });
+  const commit = (...args: string[]) =>
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'commit.gpgsign=false', 'commit', '-q', ...args);
+  git('init', '-q');
+  git('add', '.');
+  commit('-m', 'site');
+  // A real change to about, committed: de's about is outdated.
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About' }, 'New text.\n'));
+  commit('-am', 'about changed');
+
+  // Typo fixes, not committed yet, in routing (up to date in de) and about (outdated in de).
+  writeFileSync(join(dir, 'en/pages/routing.md'), makePage({ title: 'Routing' }, 'Pages live under their locale.\n'));
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About' }, 'New text!\n'));
+  assert.equal(run(dir, '--no-retranslate', 'routing').code, 0);
+  assert.equal(run(dir, '--no-retranslate', 'about').code, 0);
+
+  const pages = JSON.parse(run(dir, '--json').out).locales[0].pages;
+  assert.deepEqual(
+    pages.map((page: { slug: string; status: string }) => [page.slug, page.status]),
+    [
+      ['', 'up-to-date'],
+      ['about', 'outdated'],
+      ['routing', 'up-to-date'],
+    ],
+  );
+});
