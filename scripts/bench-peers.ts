@@ -15,7 +15,7 @@ import { cpus, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { BENCH_MARKER, BENCH_PATH } from '../bench/peers/shared/page.ts';
+import { BENCH_MARKER, BENCH_PATH } from '../bench/peers/fixture/page.ts';
 import { ROOT_DIR } from '../src/server/config.ts';
 import { firstLoadJs } from './bench/first-load-js.ts';
 import { preparePeer, type Peer } from './bench/prepare-peer.ts';
@@ -129,7 +129,7 @@ async function main() {
   const targets = TARGETS.filter((target) => !only || only.includes(target.name));
 
   for (const peer of new Set(targets.flatMap((target) => (target.peer ? [target.peer] : []))))
-    await preparePeer(PEERS[peer]!, { sharedDir: join(PEERS_DIR, 'shared'), force: flags.rebuild });
+    await preparePeer(PEERS[peer]!, { fixtureDir: join(PEERS_DIR, 'fixture'), force: flags.rebuild });
   if (targets.some((target) => !target.peer)) {
     process.stderr.write('\n[polysite] npm run build\n');
     if (spawnSync('npm', ['run', 'build'], { cwd: ROOT_DIR, stdio: ['ignore', 2, 2] }).status !== 0)

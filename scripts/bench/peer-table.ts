@@ -27,11 +27,23 @@ const QUOTED: Record<string, [peer: string, label: string]> = {
   'polysite-nocache': ['next-dynamic', 'Next dynamic'],
 };
 
-const RATIOS: [ours: string, peer: string, label: string][] = [
-  ['polysite', 'next-prerendered', 'Next prerendered'],
-  ['polysite', 'buffer', 'the precomputed buffer'],
-  ['polysite-nocache', 'bare-stream', 'bare renderToPipeableStream'],
-  ['polysite-nocache', 'next-dynamic', 'Next dynamic'],
+const RATIOS: [ours: string, heading: string, [peer: string, label: string][]][] = [
+  [
+    'polysite',
+    'render cache on',
+    [
+      ['next-prerendered', 'Next prerendered'],
+      ['buffer', 'the precomputed buffer'],
+    ],
+  ],
+  [
+    'polysite-nocache',
+    'render cache off',
+    [
+      ['bare-stream', 'bare renderToPipeableStream'],
+      ['next-dynamic', 'Next dynamic'],
+    ],
+  ],
 ];
 
 export function peerTable(outcomes: Outcome[], options: { heading: string }): string {
@@ -63,9 +75,12 @@ export function peerTable(outcomes: Outcome[], options: { heading: string }): st
     );
   }
 
-  const quotes = RATIOS.flatMap(([ours, peer, label]) => {
-    const value = ratio(ours, peer);
-    return value === undefined ? [] : [`${ours === 'polysite' ? 'render cache on' : 'render cache off'}: ${times(value)} ${label}`];
+  const quotes = RATIOS.flatMap(([ours, heading, peers]) => {
+    const parts = peers.flatMap(([peer, label]) => {
+      const value = ratio(ours, peer);
+      return value === undefined ? [] : [`${times(value)} ${label}`];
+    });
+    return parts.length ? [`${heading}: ${parts.join(', ')}`] : [];
   });
   if (quotes.length) lines.push('', `Ratios of req per CPU-s, same run: ${quotes.join('; ')}.`);
 

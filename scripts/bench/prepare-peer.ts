@@ -20,7 +20,7 @@ export type Peer = {
 const INSTALL_STAMP = join('node_modules', '.bench-peers-installed');
 const BUILD_STAMP = '.bench-peers-built';
 
-export async function preparePeer(peer: Peer, options: { sharedDir: string; force: boolean }): Promise<void> {
+export async function preparePeer(peer: Peer, options: { fixtureDir: string; force: boolean }): Promise<void> {
   // NODE_ENV=production would make npm leave out the build tools (devDependencies).
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
   delete env.NODE_ENV;
@@ -31,7 +31,8 @@ export async function preparePeer(peer: Peer, options: { sharedDir: string; forc
     await run(peer, 'npm install --no-save --no-audit --no-fund', env);
     writeFileSync(join(peer.dir, INSTALL_STAMP), installKey);
   }
-  const buildKey = () => `${installKey}:${hash(peer.dir, sources(peer.dir, peer))}:${hash(options.sharedDir, sources(options.sharedDir))}`;
+  const buildKey = () =>
+    `${installKey}:${hash(peer.dir, sources(peer.dir, peer))}:${hash(options.fixtureDir, sources(options.fixtureDir))}`;
   const built = peer.outputs.every((output) => existsSync(join(peer.dir, output)));
   if (options.force || !built || stamp(peer.dir, BUILD_STAMP) !== buildKey()) {
     await run(peer, 'npm run build', env);

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache, createElement } from 'react';
-import { docsPage, pageModel } from '../shared/page.ts';
+import { docsPage, pageModel } from '../fixture/page.ts';
 import { Counter } from './counter.tsx';
 
 /** The catch-all page of both modes; `page.dynamic.tsx` and `page.static.tsx` add the segment config. */

@@ -8,7 +8,7 @@ import type { NextConfig } from 'next';
  * builds into its own folder so both can be served from one checkout.
  */
 const mode = process.env.NEXT_MODE === 'static' ? 'static' : 'dynamic';
-// The shared page lives in ../shared: the bundler's root must include it.
+// The page all peers share lives in ../fixture: the bundler's root must include it.
 const peersRoot = join(process.cwd(), '..');
 
 const config: NextConfig = {

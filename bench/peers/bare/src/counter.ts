@@ -1,4 +1,4 @@
 import { createElement, useState } from 'react';
-import { counterComponent } from '../../shared/page.ts';
+import { counterComponent } from '../../fixture/page.ts';
 
 export const Counter = counterComponent({ createElement, useState });

@@ -1,5 +1,5 @@
 import { createElement } from 'react';
-import { docsPage, type PageModel } from '../../shared/page.ts';
+import { docsPage, type PageModel } from '../../fixture/page.ts';
 import { Counter } from './counter.ts';
 
 /** The whole HTML document; the counter's container carries its props for the client. */

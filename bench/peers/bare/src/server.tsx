@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import { renderToPipeableStream, renderToString } from 'react-dom/server';
-import { BENCH_PATH, pageModel, type PageModel } from '../../shared/page.ts';
+import { BENCH_PATH, pageModel, type PageModel } from '../../fixture/page.ts';
 import { Document } from './document.tsx';
 
 const mode = process.env.RENDER ?? 'stream';

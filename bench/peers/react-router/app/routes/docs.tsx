@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { data } from 'react-router';
-import { docsPage, pageModel } from '../../../shared/page.ts';
+import { docsPage, pageModel } from '../../../fixture/page.ts';
 import { Counter } from '../counter.ts';
 import type { Route } from './+types/docs';
 

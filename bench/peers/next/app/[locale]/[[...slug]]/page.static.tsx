@@ -1,4 +1,4 @@
-import { pagePaths } from '../../../../shared/page.ts';
+import { pagePaths } from '../../../../fixture/page.ts';
 
 // Every page of every locale prerendered at build time; any other path is a 404.
 export const dynamicParams = false;
