@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { cpus, release } from 'node:os';
+import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -136,6 +136,8 @@ async function main() {
       throw new Error('polysite: npm run build failed');
   }
 
+  // Other work on the machine shows here first: the heading prints it.
+  const loadAtStart = loadavg()[0]!;
   // From here on this process is the load generator: keep it off the server's CPU.
   if (canPin) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
   mkdirSync(LOG_DIR, { recursive: true });
@@ -161,7 +163,8 @@ async function main() {
       heading:
         `${new Date().toISOString().slice(0, 10)}, \`${BENCH_PATH}\`, ${settings.connections} connections, ${settings.duration} s after ${settings.warmup} s warm-up` +
         `${canPin ? ', server on CPU 0, load generator on CPU 1' : ' (no taskset: server and load generator share the CPUs)'}; ` +
-        `${cpus().length} x ${cpus()[0]?.model.trim()}, Linux ${release()}, Node ${process.version}; ${versions.join(', ')}`,
+        `${cpus().length} x ${cpus()[0]?.model.trim()}, Linux ${release()}, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end; ` +
+        `Node ${process.version}; ${versions.join(', ')}`,
     }),
   );
   if (outcomes.some((outcome) => 'failed' in outcome)) process.exitCode = 1;
