@@ -19,7 +19,7 @@ import { BENCH_MARKER, BENCH_PATH } from '../bench/peers/fixture/page.ts';
 import { ROOT_DIR } from '../src/server/config.ts';
 import { firstLoadJs } from './bench/first-load-js.ts';
 import { preparePeer, type Peer } from './bench/prepare-peer.ts';
-import { canPin, cpuSeconds, killLiveGroups, liveGroups, peakRssMb, stopGroup } from './bench/process-group.ts';
+import { canPin, cpuSeconds, exited, killLiveGroups, liveGroups, peakRssMb, startGroup, stopGroup } from './bench/process-group.ts';
 import { peerTable, type Measured, type Outcome } from './bench/peer-table.ts';
 import { startServer } from './bench/start-server.ts';
 
@@ -102,25 +102,21 @@ const TARGETS: Target[] = [
   },
 ];
 
-const { values: flags } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '32' },
-    only: { type: 'string' },
-    rebuild: { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
-  },
-});
-const settings = { duration: Number(flags.duration), warmup: Number(flags.warmup), connections: Number(flags.connections) };
+const USAGE = 'npm run bench:peers -- [--duration 10] [--warmup 3] [--connections 32] [--only name,name] [--rebuild]';
 
 async function main() {
-  if (flags.help)
-    return void console.log(
-      readFileSync(new URL(import.meta.url), 'utf8')
-        .match(/\/\*\*([\s\S]*?)\*\//)![1]!
-        .replace(/^ \* ?/gm, ''),
-    );
+  const { values: flags } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '32' },
+      only: { type: 'string' },
+      rebuild: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (flags.help) return void console.log(`${USAGE}\ntargets: ${TARGETS.map((target) => target.name).join(', ')}`);
+  const settings = { duration: Number(flags.duration), warmup: Number(flags.warmup), connections: Number(flags.connections) };
   const only = flags.only?.split(',').map((name) => name.trim());
   const unknown = only?.filter((name) => !TARGETS.some((target) => target.name === name));
   if (unknown?.length) throw new Error(`unknown target ${unknown.join(', ')}; targets: ${TARGETS.map((target) => target.name).join(', ')}`);
@@ -132,7 +128,7 @@ async function main() {
     await preparePeer(PEERS[peer]!, { fixtureDir: join(PEERS_DIR, 'fixture'), force: flags.rebuild });
   if (targets.some((target) => !target.peer)) {
     process.stderr.write('\n[polysite] npm run build\n');
-    if (spawnSync('npm', ['run', 'build'], { cwd: ROOT_DIR, stdio: ['ignore', 2, 2] }).status !== 0)
+    if ((await exited(startGroup('npm run build', { cwd: ROOT_DIR, env: process.env }))) !== 0)
       throw new Error('polysite: npm run build failed');
   }
 
@@ -146,7 +142,7 @@ async function main() {
     const label = target.label.replace(/\{([\w-]+)\}/g, (_, pkg: string) => version(target.peer!, pkg).split('.')[0]!);
     process.stderr.write(`\n[${target.name}] measuring ${BENCH_PATH}\n`);
     try {
-      outcomes.push({ label, name: target.name, ...(await measure(target)) });
+      outcomes.push({ label, name: target.name, ...(await measure(target, settings)) });
     } catch (error) {
       process.stderr.write(`[${target.name}] failed: ${(error as Error).message}\n`);
       outcomes.push({ label, name: target.name, failed: (error as Error).message.split('\n')[0]! });
@@ -170,7 +166,7 @@ async function main() {
   if (outcomes.some((outcome) => 'failed' in outcome)) process.exitCode = 1;
 }
 
-async function measure(target: Target): Promise<Measured> {
+async function measure(target: Target, settings: { duration: number; warmup: number; connections: number }): Promise<Measured> {
   const server = await startServer(target.command, {
     cwd: target.peer ? PEERS[target.peer]!.dir : ROOT_DIR,
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...target.env },
