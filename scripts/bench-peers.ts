@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { BENCH_MARKER, BENCH_PATH } from '../bench/peers/fixture/page.ts';
 import { ROOT_DIR } from '../src/server/config.ts';
+import { busySeconds } from './bench/cpu-busy.ts';
 import { firstLoadJs } from './bench/first-load-js.ts';
 import { preparePeer, type Peer } from './bench/prepare-peer.ts';
 import { canPin, cpuSeconds, exited, killLiveGroups, liveGroups, peakRssMb, startGroup, stopGroup } from './bench/process-group.ts';
@@ -182,9 +183,13 @@ async function measure(target: Target, settings: { duration: number; warmup: num
     );
     const load = { url: server.url, connections: settings.connections };
     await autocannon({ ...load, duration: settings.warmup });
-    const cpuBefore = cpuSeconds(server.group);
+    const [cpuBefore, busyBefore, oursBefore] = [cpuSeconds(server.group), busySeconds(), process.cpuUsage()];
     const result = await autocannon({ ...load, duration: settings.duration });
     const cpu = cpuSeconds(server.group) - cpuBefore;
+    const busy = busySeconds().map((seconds, index) => seconds - busyBefore[index]!);
+    const ours = process.cpuUsage(oursBefore);
+    // What other processes took of the two CPUs meanwhile: the server's and this process's own time left out.
+    const others = (seconds: number) => Math.max(0, (seconds / settings.duration) * 100);
     const peakRss = peakRssMb(server.group);
     const js = target.measureJs === false ? undefined : await firstLoadJs(server.url);
     return {
@@ -199,6 +204,7 @@ async function measure(target: Target, settings: { duration: number; warmup: num
       htmlKb: Buffer.byteLength(server.firstBody) / 1024,
       non2xx: result.non2xx,
       errors: result.errors + result.timeouts,
+      othersCpuPercent: canPin ? [others(busy[0]! - cpu), others(busy[1]! - (ours.user + ours.system) / 1e6)] : undefined,
     };
   } finally {
     await stopGroup(server.group);

@@ -17,6 +17,8 @@ export type Measured = {
   htmlKb: number;
   non2xx: number;
   errors: number;
+  /** Share of CPU 0 (the server's) and CPU 1 (the load generator's) that other processes took during the load; unpinned: undefined. */
+  othersCpuPercent: [number, number] | undefined;
 };
 
 export type Outcome = { name: string; label: string } & (Measured | { failed: string });
@@ -86,18 +88,20 @@ export function peerTable(outcomes: Outcome[], options: { heading: string }): st
 
   lines.push(
     '',
-    '| target | req/s | server CPU % | p50 ms | HTML KB | non-2xx | errors |',
-    '|---|--:|--:|--:|--:|--:|--:|',
+    '| target | req/s | server CPU % | others on CPU 0 / 1 % | p50 ms | HTML KB | non-2xx | errors |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|',
     ...outcomes.flatMap((outcome) =>
       'failed' in outcome
         ? []
         : [
-            `| ${outcome.label} | ${whole(outcome.requestsPerSecond)} | ${whole(outcome.serverCpuPercent)} | ${whole(outcome.p50)} | ${outcome.htmlKb.toFixed(1)} | ${outcome.non2xx} | ${outcome.errors} |`,
+            `| ${outcome.label} | ${whole(outcome.requestsPerSecond)} | ${whole(outcome.serverCpuPercent)} | ${outcome.othersCpuPercent?.map(whole).join(' / ') ?? '-'} | ${whole(outcome.p50)} | ${outcome.htmlKb.toFixed(1)} | ${outcome.non2xx} | ${outcome.errors} |`,
           ],
     ),
     '',
     "req per CPU-s: requests divided by the server's user + system CPU seconds during the load, so it does not depend on how busy",
-    'the load generator was. Server CPU % well under 100: the load generator, not the server, set the pace (the precomputed buffer).',
+    'the load generator was. Server CPU % well under 100 with little else on CPU 0: the load generator, not the server, set the pace.',
+    "Others on CPU 0 / 1: what other processes took of the server's and the load generator's CPU meanwhile. Well above 0 means the",
+    'run shared its CPUs: its figures, p99 and cold start first, are not to be quoted.',
   );
   return lines.join('\n');
 }

@@ -17,6 +17,7 @@ function measured(name: string, label: string, perCpuSecond: number, overrides: 
     htmlKb: 17.2,
     non2xx: 0,
     errors: 0,
+    othersCpuPercent: [2.4, 0.6],
     ...overrides,
   };
 }
@@ -39,6 +40,10 @@ test("polysite's rows quote their multiple of the peer the README compares them 
     /^\| \*\*polysite\*\* \(render cache on\) \| \*\*8,000\*\* \(8\.0x Next prerendered\) \| 10 \| 96 \| 387 \| 74\.4 \|$/m,
   );
   assert.match(table, /^\| \*\*polysite\*\*, `RENDER_CACHE=off` \| \*\*1,500\*\* \(15\.0x Next dynamic\) \|/m);
+});
+
+test('the details say how much of each pinned CPU other processes took', () => {
+  assert.match(table, /^\| Next\.js 16, dynamic \| 100 \| 100 \| 2 \/ 1 \| 3 \| 17\.2 \| 0 \| 0 \|$/m);
 });
 
 test('the ratios line leaves out a peer that failed and says which row failed', () => {
