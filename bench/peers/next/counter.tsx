@@ -1,0 +1,5 @@
+'use client';
+import { createElement, useState } from 'react';
+import { counterComponent } from '../fixture/page.ts';
+
+export const Counter = counterComponent({ createElement, useState });
