@@ -71,7 +71,7 @@ type Pass = (typeof PASSES)[number];
 /** The page the monitoring pass loads, and every cold start waits for. */
 const DOCS_PAGE = '/de/docs/guides/install';
 /** Extra start-and-stop samples per monitoring setting, for a median cold start. */
-const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 5);
+const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 3);
 
 async function main() {
   const args = process.argv.slice(2);
@@ -231,50 +231,56 @@ async function pagesPass(build: string) {
 }
 
 type Setting = 'off' | 'on';
-/** Per render cache mode: requests per CPU-second of each server in total, and the on/off ratio of each round. */
-type Throughput = Record<Setting, number> & { ratios: number[] };
-type MonitoringFigures = { peakRssMb: Record<'cached' | 'uncached', number>; coldStartsMs: number[] };
+type CacheMode = 'cached' | 'uncached';
+/** Requests and server CPU-seconds per setting, and the on/off ratio of each pair of turns. */
+type Tally = Record<Setting, { requests: number; cpu: number }> & { ratios: number[]; pairRatios: number[] };
 
-/** Turns per server and render cache mode in the monitoring pass, and how long each is. */
-const MONITORING_ROUNDS = Number(process.env.BENCH_MONITORING_ROUNDS ?? 16);
+/**
+ * Server pairs per render cache mode, turns per pair, and how long a turn is. Two
+ * processes of the same build differ by a few % (what V8 happened to optimize), so
+ * the pass starts several pairs rather than loading one pair for longer.
+ */
+const MONITORING_PAIRS = Number(process.env.BENCH_MONITORING_PAIRS ?? 3);
+const MONITORING_ROUNDS = Number(process.env.BENCH_MONITORING_ROUNDS ?? 6);
 const TURN_SECONDS = 0.5;
 
 /**
- * Monitoring off and on, paired: for each render cache mode one server without and
- * one with SENTRY_DSN, under the same load on DOCS_PAGE, taking turns; then more
- * cold starts, alternating, for a median. The targets (issue 12): req per CPU-s
- * within 5 %, peak RSS within +15 MB, cold start within +50 ms.
+ * Monitoring off and on, paired: for each render cache mode, pairs of servers, one
+ * without and one with SENTRY_DSN (started in alternating order), under the same
+ * load on DOCS_PAGE, taking turns; then more cold starts, alternating, for a median.
+ * The targets (issue 12): req per CPU-s within 5 %, peak RSS within +15 MB, cold
+ * start within +50 ms.
  */
 async function monitoringPass() {
   const upstream = await startStandIn();
   const dsn = `http://benchkey@127.0.0.1:${upstream.port}/1`;
   const env = (setting: Setting): Record<string, string> => (setting === 'on' ? { SENTRY_DSN: dsn } : {});
-  const figures: Record<Setting, MonitoringFigures> = {
-    off: { peakRssMb: { cached: 0, uncached: 0 }, coldStartsMs: [] },
-    on: { peakRssMb: { cached: 0, uncached: 0 }, coldStartsMs: [] },
-  };
-  const throughput = {} as Record<'cached' | 'uncached', Throughput>;
+  const coldStartsMs: Record<Setting, number[]> = { off: [], on: [] };
+  const peakRssMb: Record<Setting, Record<CacheMode, number[]>> = { off: { cached: [], uncached: [] }, on: { cached: [], uncached: [] } };
+  const tallies = {} as Record<CacheMode, Tally>;
   try {
     for (const cache of ['cached', 'uncached'] as const) {
-      const renderCache = cache === 'cached' ? 'on' : 'off';
-      const servers = {
-        off: await startServer({ RENDER_CACHE: renderCache, ...env('off') }, DOCS_PAGE),
-        on: await startServer({ RENDER_CACHE: renderCache, ...env('on') }, DOCS_PAGE),
-      };
-      try {
-        throughput[cache] = await loadInterleaved(servers, DOCS_PAGE);
-        for (const setting of ['off', 'on'] as const) {
-          figures[setting].coldStartsMs.push(servers[setting].coldStartMs);
-          figures[setting].peakRssMb[cache] = peakRss(servers[setting].child.pid!);
+      const tally: Tally = { off: { requests: 0, cpu: 0 }, on: { requests: 0, cpu: 0 }, ratios: [], pairRatios: [] };
+      tallies[cache] = tally;
+      for (let pair = 0; pair < MONITORING_PAIRS; pair++) {
+        const servers = {} as Record<Setting, Server>;
+        try {
+          for (const setting of pair % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const))
+            servers[setting] = await startServer({ RENDER_CACHE: cache === 'cached' ? 'on' : 'off', ...env(setting) }, DOCS_PAGE);
+          await loadInterleaved(servers, DOCS_PAGE, tally);
+          for (const setting of ['off', 'on'] as const) {
+            coldStartsMs[setting].push(servers[setting].coldStartMs);
+            peakRssMb[setting][cache].push(peakRss(servers[setting].child.pid!));
+          }
+        } finally {
+          await Promise.all(Object.values(servers).map((server) => stop(server.child)));
         }
-      } finally {
-        await Promise.all([stop(servers.off.child), stop(servers.on.child)]);
       }
     }
     for (let round = 0; round < COLD_STARTS; round++) {
       for (const setting of round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
         const server = await startServer(env(setting), DOCS_PAGE);
-        figures[setting].coldStartsMs.push(server.coldStartMs);
+        coldStartsMs[setting].push(server.coldStartMs);
         await stop(server.child);
       }
     }
@@ -282,32 +288,33 @@ async function monitoringPass() {
     await upstream.close();
   }
 
-  const { off, on } = figures;
-  const { cached, uncached } = throughput;
-  const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
-  const mb = (a: number, b: number) => `${b >= a ? '+' : ''}${(b - a).toFixed(1)} MB`;
-  const [coldOff, coldOn] = [Math.round(median(off.coldStartsMs)), Math.round(median(on.coldStartsMs))];
+  const perCpu = (cache: CacheMode, setting: Setting) => tallies[cache][setting].requests / tallies[cache][setting].cpu;
+  const ratio = (cache: CacheMode) => perCpu(cache, 'on') / perCpu(cache, 'off');
+  const rss = (setting: Setting, cache: CacheMode) => median(peakRssMb[setting][cache]);
+  const cold = (setting: Setting) => Math.round(median(coldStartsMs[setting]));
+  const percent = (value: number) => `${value >= 1 ? '+' : ''}${((value - 1) * 100).toFixed(1)} %`;
+  const signed = (value: number, unit: string) => `${value >= 0 ? '+' : ''}${value.toFixed(unit === 'MB' ? 1 : 0)} ${unit}`;
   console.log(
-    `\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}, ${MONITORING_ROUNDS} turns of ${TURN_SECONDS} s per server; each monitoring-on server relays one browser envelope first; envelopes received by the stand-in: ${upstream.received()}\n`,
+    `\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}: ${MONITORING_PAIRS} server pairs per render cache mode, ${MONITORING_ROUNDS} turns of ${TURN_SECONDS} s per server; each monitoring-on server relays one browser envelope first; envelopes received by the stand-in: ${upstream.received()}\n`,
   );
   console.log(
-    '| monitoring | cached req per CPU-s | uncached req per CPU-s | peak RSS MB, cached | peak RSS MB, uncached | cold start ms (median of all) |',
+    '| monitoring | cached req per CPU-s | uncached req per CPU-s | peak RSS MB, cached | peak RSS MB, uncached | cold start ms |',
   );
   console.log('|---|--:|--:|--:|--:|--:|');
-  for (const setting of ['off', 'on'] as const) {
-    const entry = figures[setting];
+  for (const setting of ['off', 'on'] as const)
     console.log(
-      `| ${setting} | ${fmt(cached[setting])} | ${fmt(uncached[setting])} | ${entry.peakRssMb.cached.toFixed(1)} | ${entry.peakRssMb.uncached.toFixed(1)} | ${Math.round(median(entry.coldStartsMs))} (${entry.coldStartsMs.join(', ')}) |`,
+      `| ${setting} | ${fmt(perCpu('cached', setting))} | ${fmt(perCpu('uncached', setting))} | ${rss(setting, 'cached').toFixed(1)} | ${rss(setting, 'uncached').toFixed(1)} | ${cold(setting)} (${coldStartsMs[setting].join(', ')}) |`,
     );
-  }
   console.log(
-    `| on vs off | ${percent(cached.on / cached.off)} | ${percent(uncached.on / uncached.off)} | ${mb(off.peakRssMb.cached, on.peakRssMb.cached)} | ${mb(off.peakRssMb.uncached, on.peakRssMb.uncached)} | ${coldOn - coldOff >= 0 ? '+' : ''}${coldOn - coldOff} ms |`,
+    `| **on vs off** | **${percent(ratio('cached'))}** | **${percent(ratio('uncached'))}** | **${signed(rss('on', 'cached') - rss('off', 'cached'), 'MB')}** | **${signed(rss('on', 'uncached') - rss('off', 'uncached'), 'MB')}** | **${signed(cold('on') - cold('off'), 'ms')}** |`,
   );
-  console.log(
-    `| on vs off, turn by turn: median (range) | ${percent(median(cached.ratios))} (${spread(cached.ratios)}) | ${percent(median(uncached.ratios))} (${spread(uncached.ratios)}) | | | |`,
-  );
+  const detail = (cache: CacheMode) =>
+    `${tallies[cache].pairRatios.map(percent).join(', ')}; turns ${percent(median(tallies[cache].ratios))} (${spread(tallies[cache].ratios)})`;
+  console.log(`| on vs off by pair; turn-by-turn median (range) | ${detail('cached')} | ${detail('uncached')} | | | |`);
   console.log('| target | within 5 % | within 5 % | within +15 MB | within +15 MB | within +50 ms |');
-  console.log('\nThe turn-by-turn line compares each on turn with the off turn next to it: a wide range means the machine was busy.');
+  console.log(
+    '\nPeak RSS and cold start: medians over the servers started (cold start: spawn to first 200). The last line shows the noise: each pair of processes, and each on turn against the off turn next to it; a wide range means the machine was busy.',
+  );
 }
 
 function spread(ratios: number[]): string {
@@ -318,11 +325,10 @@ function spread(ratios: number[]): string {
 /**
  * Both servers run side by side (one idle while the other is loaded) and take short
  * turns, off-on then on-off: load on the shared machine changes from second to
- * second, and this way both see the same.
+ * second, and this way both see the same. Adds to `tally`.
  */
-async function loadInterleaved(servers: Record<Setting, Server>, path: string): Promise<Throughput> {
-  const totals = { off: { requests: 0, cpu: 0 }, on: { requests: 0, cpu: 0 } };
-  const ratios: number[] = [];
+async function loadInterleaved(servers: Record<Setting, Server>, path: string, tally: Tally): Promise<void> {
+  const pair = { off: { requests: 0, cpu: 0 }, on: { requests: 0, cpu: 0 } };
   for (const setting of ['off', 'on'] as const)
     await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: WARMUP_SECONDS });
   // A browser's envelope through the relay, as a deployment with monitoring gets them.
@@ -334,13 +340,17 @@ async function loadInterleaved(servers: Record<Setting, Server>, path: string): 
       const cpuBefore = cpuSeconds(pid);
       const result = await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: TURN_SECONDS });
       const cpu = cpuSeconds(pid) - cpuBefore;
-      totals[setting].cpu += cpu;
-      totals[setting].requests += result.requests.total;
+      pair[setting].requests += result.requests.total;
+      pair[setting].cpu += cpu;
       turn[setting] = result.requests.total / cpu;
     }
-    ratios.push(turn.on / turn.off);
+    tally.ratios.push(turn.on / turn.off);
   }
-  return { off: totals.off.requests / totals.off.cpu, on: totals.on.requests / totals.on.cpu, ratios };
+  for (const setting of ['off', 'on'] as const) {
+    tally[setting].requests += pair[setting].requests;
+    tally[setting].cpu += pair[setting].cpu;
+  }
+  tally.pairRatios.push(pair.on.requests / pair.on.cpu / (pair.off.requests / pair.off.cpu));
 }
 
 async function relayEnvelope(server: Server) {
