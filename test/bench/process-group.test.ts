@@ -41,9 +41,13 @@ test('a process group counts the CPU time and peak memory of every process in it
   const { group, log, stop } = start();
   try {
     await until(bothUp(log));
-    assert.deepEqual(
-      members(group).map((member) => member.comm),
-      ['node', 'node'],
+    // The two Node processes, not the bash that started them (Node 24 names its main thread
+    // `MainThread`, which is what /proc shows as the command, Node 20 `node`).
+    const commands = members(group).map((member) => member.comm);
+    assert.equal(commands.length, 2, commands.join(', '));
+    assert.ok(
+      commands.every((comm) => comm === 'node' || comm === 'MainThread'),
+      commands.join(', '),
     );
     assert.ok(cpuSeconds(group) >= 0.39, `cpu ${cpuSeconds(group)} s: both processes' 200 ms`);
     // Two Node processes: more than one alone could hold.
