@@ -28,10 +28,12 @@ export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps
       return;
     }
     // Only `q` (the search page's query) is the page's business; `messages` is ours.
-    const search = ctx.querystring
+    // As `ctx.search`, which parseLocation takes: '' or '?…'.
+    const query = ctx.querystring
       .split('&')
       .filter((pair) => pair === 'q' || pair.startsWith('q='))
       .join('&');
+    const search = query ? `?${query}` : '';
     const decision = decide({ path: target.pagePath, search, cookie: undefined, acceptLanguage: undefined });
     switch (decision.kind) {
       case 'reject':

@@ -165,6 +165,13 @@ describe('the JSON form', () => {
     assert.deepEqual(page.screen, document.screen);
   });
 
+  test('a redirect it answers keeps the query as a query', async () => {
+    const canonical = JSON.parse((await get(server.url, `/_data/${build}/EN/search.json?q=cache&messages=1`)).body);
+    assert.deepEqual(canonical, { redirect: '/en/search?q=cache' });
+    const negotiated = JSON.parse((await get(server.url, `/_data/${build}/xx/search.json?q=cache`)).body);
+    assert.deepEqual(negotiated, { redirect: '/en/xx/search?q=cache' });
+  });
+
   test('bad queries get the same 400 as the page', async () => {
     for (const query of ['q=%E0%A4%A', 'q=a&q=b', `q=${'x'.repeat(257)}`]) {
       assert.equal((await get(server.url, `/_data/${build}/en/search.json?${query}`)).status, 400, query);
