@@ -1,22 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { makeLocales, makePage } from '../helpers/content.ts';
-import { ROOT } from '../helpers/server.ts';
+import { runTranslations } from '../helpers/translations.ts';
 
 const DAY = 86_400;
 
-/** `npm run translations` with these arguments on a locales folder: its exit code and output. */
-function run(localesDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/translations.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOCALES_DIR: localesDir, DEFAULT_LOCALE: 'en' },
-    encoding: 'utf8',
-  });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
+const run = runTranslations;
 
 /** A temporary git repository around a locales folder, committing at chosen times (seconds since the epoch). */
 function repository(tree: Parameters<typeof makeLocales>[0]) {

@@ -1,20 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeLocales, makePage, MESSAGES } from '../helpers/content.ts';
-import { ROOT } from '../helpers/server.ts';
+import { runTranslations } from '../helpers/translations.ts';
 
-/** `npm run translations` with these arguments on a locales folder: its exit code and output. */
-function run(localesDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/translations.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOCALES_DIR: localesDir, DEFAULT_LOCALE: 'en' },
-    encoding: 'utf8',
-  });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
+const run = runTranslations;
 
 /** The fixture's messages in another language: different text, same placeholders. */
 const TRANSLATED = Object.fromEntries(Object.entries(MESSAGES).map(([key, value]) => [key, `${value} ·`]));
