@@ -11,9 +11,19 @@ export type FrontMatter = {
   /** Blog posts: publication day, `YYYY-MM-DD`. */
   date?: string;
   author?: string;
+  /** Blog posts: day of the last real change, `YYYY-MM-DD` (the feed's `updated`); defaults to `date`. */
+  updated?: string;
+  /**
+   * The page's path in its locale: one segment that replaces the file's last one
+   * (`ueber-uns`), or the whole path under the locale when it starts with `/`.
+   * Checked with the other pages' paths in content/paths.ts.
+   */
+  slug?: string;
+  /** A share image of the page's own, instead of its locale's (see share previews). */
+  image?: string;
 };
 
-const KNOWN = new Set(['title', 'description', 'order', 'nav', 'date', 'author']);
+const KNOWN = new Set(['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image']);
 
 /**
  * Splits `---\n<yaml>\n---\n<markdown>` and validates the YAML. Returns the body
@@ -55,15 +65,25 @@ function validate(data: unknown, file: string): FrontMatter {
   };
   const order = record.order;
   if (order !== undefined && !Number.isInteger(order)) fail('"order" must be a whole number');
-  const date = text('date', false);
-  if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) fail(`"date" must be written YYYY-MM-DD, in quotes`);
-  if (date !== undefined && Number.isNaN(Date.parse(date))) fail(`"date" ${date} is not a real day`);
+  const day = (key: string) => {
+    const value = text(key, false);
+    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) fail(`"${key}" must be written YYYY-MM-DD, in quotes`);
+    if (value !== undefined && Number.isNaN(Date.parse(value))) fail(`"${key}" ${value} is not a real day`);
+    return value;
+  };
+  const date = day('date');
+  const updated = day('updated');
+  // A slug is checked against every other page's path later; here only that it is text.
+  const slug = record.slug === undefined ? undefined : typeof record.slug === 'string' ? record.slug : fail('needs "slug" as text');
   return {
     title: text('title', true)!,
     description: text('description', true)!,
     ...(order !== undefined && { order: order as number }),
     ...(record.nav !== undefined && { nav: text('nav', true)! }),
     ...(date !== undefined && { date }),
+    ...(updated !== undefined && { updated }),
     ...(record.author !== undefined && { author: text('author', true)! }),
+    ...(slug !== undefined && { slug }),
+    ...(record.image !== undefined && { image: text('image', true)! }),
   };
 }
