@@ -13,6 +13,12 @@ export type Manifest = {
   preload: string[];
   /** Each locale's search index asset (none in a development build: the server makes them). */
   search: Record<string, string>;
+  /**
+   * Share images (Open Graph), keyed by their source file under the locales
+   * folder (`de/share.png` is German's default image): the hashed asset path and
+   * the pixel size. Filled by the build; empty when the site has none.
+   */
+  images: Record<string, { path: string; width: number; height: number }>;
 };
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -35,5 +41,6 @@ export function readManifest(distDir: string): Manifest {
     icon: data.icon,
     preload: Array.isArray(data.preload) ? data.preload : [],
     search: typeof data.search === 'object' && data.search !== null ? data.search : {},
+    images: typeof data.images === 'object' && data.images !== null ? data.images : {},
   };
 }

@@ -28,8 +28,12 @@ export type PageStore = {
   messages(locale: string): CompiledMessages;
   /** A strong validator for a stored page: changes with the build, the page data and its locale's messages. */
   etag(page: PageData): string | undefined;
-  /** Every served page path with the locales that really translate it: the sitemap's source. */
-  entries(): Iterable<{ locale: string; slug: string; translated: readonly string[] }>;
+  /**
+   * Every served page (translations and default-locale fallbacks) with its path
+   * (percent-encoded, as in URLs) and the locales that really translate it: the
+   * sitemap's and the export's source.
+   */
+  entries(): Iterable<{ locale: string; slug: string; path: string; translated: readonly string[] }>;
 };
 
 type Options = {
@@ -166,7 +170,8 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
     messages: (locale) => messages.get(locale)!,
     *entries() {
       for (const [locale, pages] of site.pages) {
-        for (const slug of pages.keys()) yield { locale, slug, translated: site.translations.get(slug) ?? [] };
+        for (const slug of pages.keys())
+          yield { locale, slug, path: pagePath(locale, slug), translated: site.translations.get(slug) ?? [] };
       }
     },
   };
