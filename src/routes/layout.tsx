@@ -4,11 +4,12 @@ import { LanguageSwitcher } from './language-switcher.tsx';
 import { SearchBox } from './search-box.tsx';
 import type { PageData } from './types.ts';
 
-const SECTIONS = [
-  { slug: '', key: 'nav.home' },
-  { slug: 'docs', key: 'nav.docs' },
-  { slug: 'blog', key: 'nav.blog' },
-  { slug: 'about', key: 'nav.about' },
+/** The header's sections: the page a link goes to (its key, see content/paths.ts) and the label's message id. */
+export const SECTIONS = [
+  { key: '', label: 'nav.home' },
+  { key: 'docs', label: 'nav.docs' },
+  { key: 'blog', label: 'nav.blog' },
+  { key: 'about', label: 'nav.about' },
 ] as const;
 
 /** Header, navigation, language switcher, the screen, footer: the same on every page. */
@@ -28,13 +29,12 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
         </a>
         <nav className="site-nav" aria-label={t('nav.primary')}>
           <ul>
-            {SECTIONS.map(({ slug, key }) => {
-              const path = slug ? `${home}/${slug}` : home;
-              const current = page.path === path || (slug !== '' && page.path.startsWith(`${path}/`));
+            {page.nav.map(({ label, path }) => {
+              const current = page.path === path || (path !== home && page.path.startsWith(`${path}/`));
               return (
-                <li key={key}>
+                <li key={label}>
                   <a href={path} aria-current={current ? 'page' : undefined}>
-                    {t(key)}
+                    {t(label)}
                   </a>
                 </li>
               );

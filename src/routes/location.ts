@@ -10,8 +10,11 @@ import type { LocaleIndex } from '../i18n/locales.ts';
 export type LocationDecision =
   | { kind: 'page'; locale: string; slug: string }
   | { kind: 'redirect'; status: 308; location: string }
-  /** `rest`: path and query to put after the negotiated `/<locale>`, already safe for a Location header. */
-  | { kind: 'negotiate'; rest: string }
+  /**
+   * `rest`: path and query to put after the negotiated `/<locale>`, already safe for a Location header;
+   * `slug`: the path decoded (to find the page in the chosen locale); `query`: the query alone, Location-safe.
+   */
+  | { kind: 'negotiate'; rest: string; slug: string; query: string }
   | { kind: 'reject'; status: 400 | 414; reason: string };
 
 /** Longer paths than any page we serve get a 414 before any work is done. */
@@ -53,7 +56,12 @@ export function parseLocation(rawPath: string, search: string, locales: LocaleIn
   const locale = first === undefined ? undefined : locales.get(first.toLowerCase());
   if (locale === undefined) {
     // The whole path (canonicalised) goes after the negotiated locale.
-    return { kind: 'negotiate', rest: urlSafe((segments.length ? `/${segments.join('/')}` : '') + search) };
+    return {
+      kind: 'negotiate',
+      rest: urlSafe((segments.length ? `/${segments.join('/')}` : '') + search),
+      slug: segments.map(decodeSegment).join('/'),
+      query: urlSafe(search),
+    };
   }
 
   const rest = segments.slice(1);
@@ -72,7 +80,7 @@ const URL_SAFE = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*$/;
 const URL_UNSAFE_CHAR = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu;
 
 /** A path (with its query) as it may go into a Location header: nothing raw that a client sent. */
-function urlSafe(pathAndQuery: string): string {
+export function urlSafe(pathAndQuery: string): string {
   if (URL_SAFE.test(pathAndQuery)) return pathAndQuery;
   return pathAndQuery.replace(URL_UNSAFE_CHAR, (char) => {
     try {

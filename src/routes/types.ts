@@ -46,6 +46,9 @@ export type ScreenData =
 
 export type ScreenId = ScreenData['screen'];
 
+/** A header link: its label's message id and the section's path in the page's locale. */
+export type NavEntry = { label: string; path: string };
+
 /** One entry of the language switcher: every locale, pointing at this same slug. */
 export type LocaleLink = { locale: string; name: string; path: string; dir: Direction };
 
@@ -71,6 +74,8 @@ export type PageData = {
   dir: Direction;
   path: string;
   head: Head;
+  /** The header's sections (home, docs, blog, about) in this locale: message id and localized path. */
+  nav: NavEntry[];
   locales: LocaleLink[];
   fallback: FallbackNotice | null;
   outdated: OutdatedNotice | null;

@@ -1,9 +1,10 @@
 import { negotiateLocale } from '../i18n/negotiate.ts';
 import type { LocaleIndex } from '../i18n/locales.ts';
-import { parseLocation } from '../routes/location.ts';
+import { parseLocation, urlSafe } from '../routes/location.ts';
 import { matchRoute } from '../routes/match.ts';
 import { parseSearchQuery } from '../routes/search/query.ts';
 import type { PageData } from '../routes/types.ts';
+import type { SitePaths } from './content/paths.ts';
 import type { PageStore } from './page-store.ts';
 import type { SiteSearch } from './site-search.ts';
 
@@ -22,6 +23,7 @@ export type Decider = (request: PageRequest) => PageDecision;
 
 export function createDecider(
   store: PageStore,
+  paths: SitePaths,
   siteSearch: Pick<SiteSearch, 'search'>,
   locales: readonly string[],
   index: LocaleIndex,
@@ -36,7 +38,10 @@ export function createDecider(
         return { kind: 'redirect', status: location.status, location: location.location, negotiated: false };
       case 'negotiate': {
         const locale = negotiateLocale({ cookie, acceptLanguage }, locales, defaultLocale);
-        return { kind: 'redirect', status: 302, location: `/${locale}${location.rest}`, negotiated: true };
+        // `/about` lands on the page's path in the chosen locale (`/de/ueber-uns`) in one hop.
+        const found = paths.find(locale, location.slug);
+        const target = found ? paths.pathOf(locale, found.key) + location.query : `/${locale}${location.rest}`;
+        return { kind: 'redirect', status: 302, location: target, negotiated: true };
       }
       case 'page': {
         // The search page is made from the query, not from content.
@@ -45,7 +50,16 @@ export function createDecider(
           if (query.kind === 'reject') return query;
           return { kind: 'page', page: store.searchPage(location.locale, query.query, siteSearch.search(location.locale, query.query)) };
         }
-        const page = store.find(location.locale, location.slug);
+        const found = paths.find(location.locale, location.slug);
+        if (found) {
+          // One URL per page: the default locale's path here (`/de/about`), or another
+          // spelling of the path (`%e6` for `%E6`), is a permanent redirect to it.
+          const canonical = paths.pathOf(location.locale, found.key);
+          if (!found.canonical || canonical !== path) {
+            return { kind: 'redirect', status: 308, location: canonical + urlSafe(search), negotiated: false };
+          }
+        }
+        const page = found && store.find(location.locale, found.key);
         // The not-found page names the path decoded, as the visitor typed it; React escapes it.
         const shown = `/${location.locale}${location.slug ? `/${location.slug}` : ''}`;
         return { kind: 'page', page: page ?? store.notFound(location.locale, shown) };

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { directionOf } from '../i18n/locales.ts';
 import { makeIntl, type CompiledMessages, type Translator } from '../i18n/intl.ts';
+import { SECTIONS } from '../routes/layout.tsx';
 import { pagePath } from '../routes/location.ts';
 import type { SearchResults } from '../routes/search/engine.ts';
 import { SEARCH_SLUG, searchPath } from '../routes/search/query.ts';
-import type { Head, LocaleLink, PageData } from '../routes/types.ts';
+import type { Head, LocaleLink, NavEntry, PageData } from '../routes/types.ts';
 import type { Site, SourcePage } from './content/site.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { MessageCatalog } from './messages.ts';
@@ -52,6 +53,13 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
   const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(locale, locale), locale)]));
   const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(messages.get(locale)))]));
   const switchers = new Map<string, LocaleLink[]>();
+  const { paths } = site;
+  const navs = new Map(
+    site.locales.map((locale): [string, NavEntry[]] => [
+      locale,
+      SECTIONS.map(({ key, label }) => ({ label, path: paths.pathOf(locale, key) })),
+    ]),
+  );
 
   /** What one locale's pages share, made once. */
   const makers = new Map(
@@ -67,8 +75,9 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
           status: 200,
           locale,
           dir: directionOf(locale),
-          path: pagePath(locale, page.slug),
+          path: paths.pathOf(locale, page.slug),
           head: makeHead(page, intl, site, publicUrl),
+          nav: navs.get(locale)!,
           locales: switcherFor(page.slug),
           fallback:
             page.contentLocale === locale
@@ -90,7 +99,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
         return {
           lang: site.defaultLocale,
           original: names.of(site.defaultLocale) ?? site.defaultLocale,
-          path: pagePath(site.defaultLocale, page.slug),
+          path: paths.pathOf(site.defaultLocale, page.slug),
         };
       };
       return [locale, make];
@@ -101,7 +110,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
   function switcherFor(slug: string): LocaleLink[] {
     let links = switchers.get(slug);
     if (!links) {
-      links = localeLinks(site.locales, slug, autonyms);
+      links = localeLinks(site, slug, autonyms);
       switchers.set(slug, links);
     }
     return links;
@@ -137,6 +146,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
           canonical: null,
           alternates: [],
         },
+        nav: navs.get(locale)!,
         // The switcher on a 404 offers each locale's home: the same slug would be a 404 too.
         locales: switcherFor(''),
         fallback: null,
@@ -160,7 +170,8 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
           canonical: null,
           alternates: [],
         },
-        locales: localeLinks(site.locales, SEARCH_SLUG, autonyms).map((link) => ({ ...link, path: searchPath(link.locale, query) })),
+        nav: navs.get(locale)!,
+        locales: localeLinks(site, SEARCH_SLUG, autonyms).map((link) => ({ ...link, path: searchPath(link.locale, query) })),
         fallback: null,
         outdated: null,
         screen: { screen: 'search', query, total, hits },
@@ -171,7 +182,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
     *entries() {
       for (const [locale, pages] of site.pages) {
         for (const slug of pages.keys())
-          yield { locale, slug, path: pagePath(locale, slug), translated: site.translations.get(slug) ?? [] };
+          yield { locale, slug, path: paths.pathOf(locale, slug), translated: site.translations.get(slug) ?? [] };
       }
     },
   };
@@ -181,23 +192,34 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
 }
 
+/**
+ * Canonical and alternates name only real pages: a fallback (the default locale's
+ * text served in another locale) is a copy, so its canonical is the original, and
+ * no alternate ever points at one.
+ */
 function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string): Head {
+  const { paths } = site;
   const translated = site.translations.get(page.slug) ?? [];
-  const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + pagePath(locale, page.slug) }));
+  const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.slug) }));
   if (translated.includes(site.defaultLocale)) {
-    alternates.push({ hreflang: 'x-default', href: publicUrl + pagePath(site.defaultLocale, page.slug) });
+    alternates.push({ hreflang: 'x-default', href: publicUrl + paths.pathOf(site.defaultLocale, page.slug) });
   }
   const siteName = intl.formatMessage({ id: 'site.name' });
   return {
     title: page.slug === '' ? `${siteName} · ${page.title}` : `${page.title} · ${siteName}`,
     description: page.description,
-    canonical: publicUrl + pagePath(intl.locale, page.slug),
+    canonical: publicUrl + paths.pathOf(page.contentLocale, page.slug),
     alternates,
   };
 }
 
-function localeLinks(locales: readonly string[], slug: string, autonyms: Map<string, string>): LocaleLink[] {
-  return locales.map((locale) => ({ locale, name: autonyms.get(locale)!, path: pagePath(locale, slug), dir: directionOf(locale) }));
+function localeLinks(site: Site, slug: string, autonyms: Map<string, string>): LocaleLink[] {
+  return site.locales.map((locale) => ({
+    locale,
+    name: autonyms.get(locale)!,
+    path: site.paths.pathOf(locale, slug),
+    dir: directionOf(locale),
+  }));
 }
 
 function languageName(inLocale: string, locale: string): string {

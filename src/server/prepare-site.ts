@@ -27,8 +27,8 @@ export async function prepareSite(config: Config): Promise<PreparedSite> {
     manifest,
     store,
     search,
-    decide: createDecider(store, search, config.locales, indexLocales(config.locales), config.defaultLocale),
-    sitemap: new StoredBody(Buffer.from(buildSitemap(store, config.publicUrl))),
+    decide: createDecider(store, site.paths, search, config.locales, indexLocales(config.locales), config.defaultLocale),
+    sitemap: new StoredBody(Buffer.from(buildSitemap(store, site.paths, config.publicUrl))),
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
   };
 }

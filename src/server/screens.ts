@@ -24,7 +24,7 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
   const linkTo = (page: SourcePage): Link => ({
     title: page.title,
-    path: pagePath(locale, page.slug),
+    path: pagePath(locale, page.localSlug),
     lang: page.contentLocale === locale ? undefined : page.contentLocale,
   });
   const posts: PostSummary[] = [...pages.values()]

@@ -29,7 +29,7 @@ function indexedPages(site: Site, locale: string): IndexedPage[] {
   return [...site.pages.get(locale)!.values()]
     .filter((page) => matchRoute(page.slug) !== 'search')
     .map((page) => ({
-      path: pagePath(locale, page.slug),
+      path: pagePath(locale, page.localSlug),
       title: page.title,
       fallback:
         page.contentLocale === locale ? null : { lang: page.contentLocale, language: names.of(page.contentLocale) ?? page.contentLocale },

@@ -1,18 +1,21 @@
-import { pagePath } from '../routes/location.ts';
+import type { SitePaths } from './content/paths.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { PageStore } from './page-store.ts';
 
 /**
- * Every served page in every locale, with `xhtml:link` alternates only for the
- * locales that really translate it. Built once at start-up; origin from PUBLIC_URL.
+ * Every page in every locale that really translates it, with `xhtml:link`
+ * alternates for those locales. A fallback (the default locale's text served in
+ * another locale) is a copy: it is not listed. Built once at start-up; origin
+ * from PUBLIC_URL; paths localized and percent-encoded.
  */
-export function buildSitemap(store: PageStore, publicUrl: string): string {
+export function buildSitemap(store: PageStore, paths: SitePaths, publicUrl: string): string {
   const urls: string[] = [];
-  for (const { locale, slug, translated } of store.entries()) {
+  for (const { locale, slug, path, translated } of store.entries()) {
+    if (!translated.includes(locale)) continue;
     const alternates = translated
-      .map((other) => `<xhtml:link rel="alternate" hreflang="${other}" href="${escapeHtml(publicUrl + pagePath(other, slug))}"/>`)
+      .map((other) => `<xhtml:link rel="alternate" hreflang="${other}" href="${escapeHtml(publicUrl + paths.pathOf(other, slug))}"/>`)
       .join('');
-    urls.push(`<url><loc>${escapeHtml(publicUrl + pagePath(locale, slug))}</loc>${alternates}</url>`);
+    urls.push(`<url><loc>${escapeHtml(publicUrl + path)}</loc>${alternates}</url>`);
   }
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +

@@ -135,7 +135,7 @@ test('an edited message is served within a few seconds', async () => {
 test('an open tab reloads by itself and shows the edit', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${url}/fr/about`);
+  await page.goto(`${url}/fr/a-propos`);
   await page.waitForSelector('html[data-hydrated]');
   await markWindow(page);
   edit('locales/fr/pages/about.md', (text) => text.replace(/^title: .*$/m, 'title: "À propos, modifié"'));
@@ -159,7 +159,7 @@ test('a change to a screen in src/ is rebuilt and served', async () => {
 test('broken front matter shows an overlay with file and line, and fixing the file removes it', async () => {
   await breakAndFix(
     'locales/fr/pages/about.md',
-    '/fr/about',
+    '/fr/a-propos',
     (text) => text.replace(/^---\n/, ''),
     /fr\/pages\/about\.md:1: missing front matter/,
   );
@@ -177,7 +177,7 @@ test('a message that does not parse shows the overlay naming the file and key', 
 test('a broken internal link shows the overlay with the file and line of the link', async () => {
   await breakAndFix(
     'locales/de/pages/about.md',
-    '/de/about',
+    '/de/ueber-uns',
     (text) => `${text}\n\n[Nirgendwo](/docs/does-not-exist)\n`,
     /de\/pages\/about\.md:\d+: .*\/docs\/does-not-exist/,
   );

@@ -182,6 +182,52 @@ describe('language switcher', () => {
   });
 });
 
+describe('localized paths', () => {
+  test('the switcher on /de/ueber-uns goes to /ja/概要 by client navigation, and back and forward cross localized paths', async () => {
+    const { page, context, dataRequests, problems } = await visit(e2e.browser, `${e2e.server.url}/de/ueber-uns`);
+    await markWindow(page);
+    await page.click('.language-switcher a[hreflang="ja"]');
+    await page.waitForURL(`${e2e.server.url}/ja/%E6%A6%82%E8%A6%81`);
+    assert.equal(decodeURI(new URL(page.url()).pathname), '/ja/概要', 'the URL bar shows the Japanese path');
+    await page.waitForFunction(() => document.documentElement.lang === 'ja');
+    assert.equal(await page.getAttribute('link[rel="canonical"]', 'href'), 'https://example.test/ja/%E6%A6%82%E8%A6%81');
+    const data = `/_data/${await buildOf(page)}/ja/%E6%A6%82%E8%A6%81.json`;
+    assert.ok(
+      dataRequests.some((request) => request.startsWith(data)),
+      dataRequests.join(' '),
+    );
+
+    // The header's links follow the locale's paths too.
+    await page.click('.site-nav a[href="/ja/docs"]');
+    await page.waitForURL(`${e2e.server.url}/ja/docs`);
+    await page.goBack();
+    await page.waitForURL(`${e2e.server.url}/ja/%E6%A6%82%E8%A6%81`);
+    await page.goBack();
+    await page.waitForURL(`${e2e.server.url}/de/ueber-uns`);
+    await page.waitForFunction(() => document.documentElement.lang === 'de');
+    assert.equal(await page.getAttribute('.site-nav a[aria-current="page"]', 'href'), '/de/ueber-uns');
+    await page.goForward();
+    await page.waitForURL(`${e2e.server.url}/ja/%E6%A6%82%E8%A6%81`);
+    await page.waitForFunction(() => document.documentElement.lang === 'ja');
+    assert.ok(await hasMarker(page), 'never reloaded');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('a link in the default path form is redirected by the page data and lands on the localized page', async () => {
+    const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/de`);
+    await markWindow(page);
+    await page.click(await appendLink(page, '/de/docs/guides/install'));
+    await page.waitForURL(`${e2e.server.url}/de/docs/anleitungen/installation`);
+    assert.ok(await hasMarker(page), 'never reloaded');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
+
+const buildOf = (page: import('playwright-core').Page) =>
+  page.evaluate(() => JSON.parse(document.getElementById('polysite-data')!.textContent!).page.build as string);
+
 describe('fallback to a full page load', () => {
   test('when the data request fails', async () => {
     const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);

@@ -50,6 +50,7 @@ function makePage(html: string): PageData {
     dir: 'ltr',
     path: '/en/about',
     head: { title: 'T', description: 'D', canonical: null, alternates: [] },
+    nav: [{ label: 'nav.home', path: '/en' }],
     locales: [],
     fallback: null,
     outdated: null,

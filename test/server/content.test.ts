@@ -103,3 +103,37 @@ test('pages carry their headings, and the boxes and anchors are named in the lan
   assert.match(about.html(), /aria-label="Link to Start"/);
   assert.match(about.html(), /aria-label="Table 1"/);
 });
+
+test('internal links are rewritten to the localized path of each locale, with the fragment and query kept', () => {
+  const dir = makeLocales({
+    en: {
+      'pages/index.md': makePage({}, '[About](/about#team) [Install](/docs/guides/install?v=2#steps)\n'),
+      'pages/about.md': makePage(),
+      'pages/docs/guides/index.md': makePage(),
+      'pages/docs/guides/install.md': makePage(),
+    },
+    de: {
+      'pages/index.md': makePage({}, '[Über](/about#team) [Installieren](/docs/guides/install?v=2#steps)\n'),
+      'pages/about.md': makePage({ slug: 'ueber-uns' }),
+      'pages/docs/guides/index.md': makePage({ slug: 'anleitungen' }),
+    },
+    ja: { 'pages/about.md': makePage({ slug: '概要' }) },
+  });
+  const site = compile(dir, ['en', 'de', 'ja']);
+  assert.match(site.pages.get('en')!.get('')!.html(), /href="\/en\/about#team".*href="\/en\/docs\/guides\/install\?v=2#steps"/);
+  // German: its own slug, and an untranslated child under the localized folder.
+  assert.match(site.pages.get('de')!.get('')!.html(), /href="\/de\/ueber-uns#team".*href="\/de\/docs\/anleitungen\/install\?v=2#steps"/);
+  // Japanese serves the English home (a fallback): its links go to the Japanese paths, encoded.
+  assert.match(site.pages.get('ja')!.get('')!.html(), /href="\/ja\/%E6%A6%82%E8%A6%81#team"/);
+});
+
+test('a slug conflict is reported with the file and the line of its slug', () => {
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage(), 'pages/a.md': makePage(), 'pages/b.md': makePage() },
+    de: { 'pages/a.md': makePage({ slug: 'b/c' }) },
+  });
+  assert.throws(
+    () => compile(dir, ['en', 'de']),
+    (error: ContentError) => /de\/pages\/a\.md:4: slug "b\/c" holds "\/" where only one segment is allowed/.test(error.message),
+  );
+});

@@ -31,7 +31,7 @@ describe('negotiated redirects from paths without a locale', () => {
     ['/', { 'Accept-Language': 'fr;q=0.3, ar;q=0.9' }, '/ar'],
     ['/', { 'Accept-Language': 'de-CH,fr;q=0.9,de;q=0.8' }, '/de'],
     ['/', { 'Accept-Language': 'de', Cookie: 'locale=ja' }, '/ja'],
-    ['/about?ref=news&x=1', { 'Accept-Language': 'fr' }, '/fr/about?ref=news&x=1'],
+    ['/about?ref=news&x=1', { 'Accept-Language': 'fr' }, '/fr/a-propos?ref=news&x=1'],
     ['/xx/y', {}, '/en/xx/y'],
   ] as const) {
     test(`${path} with ${JSON.stringify(headers)} -> 302 ${location}`, async () => {
@@ -86,11 +86,14 @@ describe('pages', () => {
     assert.match(response.body, /^<!DOCTYPE html><html lang="ar" dir="rtl">/);
   });
 
-  test('/de/docs/guides/install is a German docs page with canonical and hreflang from PUBLIC_URL', async () => {
-    const response = await get(server.url, '/de/docs/guides/install', { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' });
+  test('/de/docs/anleitungen/installation is a German docs page with canonical and hreflang from PUBLIC_URL', async () => {
+    const response = await get(server.url, '/de/docs/anleitungen/installation', {
+      Host: 'evil.example',
+      'X-Forwarded-Host': 'evil.example',
+    });
     assert.equal(response.status, 200);
     assert.match(response.body, /<html lang="de" dir="ltr">/);
-    assert.match(response.body, /<link rel="canonical" href="https:\/\/example\.test\/de\/docs\/guides\/install">/);
+    assert.match(response.body, /<link rel="canonical" href="https:\/\/example\.test\/de\/docs\/anleitungen\/installation">/);
     for (const locale of ['en', 'de', 'fr', 'ja', 'ar', 'x-default']) {
       assert.match(response.body, new RegExp(`<link rel="alternate" hreflang="${locale}" href="https://example\\.test/`));
     }
@@ -188,18 +191,21 @@ describe('pages', () => {
 });
 
 describe('fixed routes', () => {
-  test('/sitemap.xml lists every page of every locale with alternates only for real translations', async () => {
+  test('/sitemap.xml lists every translated page of every locale, at its localized path, and no fallback', async () => {
     const response = await get(server.url, '/sitemap.xml');
     assert.equal(response.status, 200);
     assert.match(response.headers['content-type'] as string, /application\/xml/);
     const locs = [...response.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
     for (const locale of ['en', 'de', 'fr', 'ja', 'ar']) {
-      for (const slug of ['', '/docs/guides/install', '/docs/deploy/heroku', '/blog', '/about']) {
+      for (const slug of ['', '/docs/deploy/heroku', '/blog']) {
         assert.ok(locs.includes(`https://example.test/${locale}${slug}`), `${locale}${slug} is listed`);
       }
     }
-    const docker = /<url><loc>https:\/\/example\.test\/ja\/docs\/deploy\/docker<\/loc>(.*?)<\/url>/.exec(response.body);
-    assert.ok(docker, 'the fallback page is listed');
+    assert.ok(locs.includes('https://example.test/de/docs/anleitungen/installation'));
+    assert.ok(!locs.includes('https://example.test/de/about'), 'a path that redirects is not listed');
+    assert.ok(!locs.includes('https://example.test/ja/docs/deploy/docker'), 'the untranslated fallback is not listed');
+    const docker = /<url><loc>https:\/\/example\.test\/en\/docs\/deploy\/docker<\/loc>(.*?)<\/url>/.exec(response.body);
+    assert.ok(docker, 'the original is listed');
     assert.doesNotMatch(docker[1]!, /hreflang="ja"/);
     assert.match(docker[1]!, /hreflang="en"/);
   });

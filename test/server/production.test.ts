@@ -254,7 +254,7 @@ describe('request ids and logs', () => {
   });
 
   test('one JSON line per request with time, id, method, path, status, duration, bytes and agent class', async () => {
-    await get(server.url, '/fr/about?secret=1', {
+    await get(server.url, '/fr/a-propos?secret=1', {
       'X-Request-Id': 'log-check-0001',
       'User-Agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)',
     });
@@ -262,7 +262,7 @@ describe('request ids and logs', () => {
     const line = server.lines.map((text) => JSON.parse(text)).find((entry) => entry.id === 'log-check-0001');
     assert.ok(line, 'the request was logged');
     assert.equal(line.method, 'GET');
-    assert.equal(line.path, '/fr/about');
+    assert.equal(line.path, '/fr/a-propos');
     assert.equal(line.status, 200);
     assert.equal(line.agent, 'bot');
     assert.ok(line.bytes > 1000 && typeof line.ms === 'number' && !Number.isNaN(Date.parse(line.time)));

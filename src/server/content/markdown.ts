@@ -21,9 +21,9 @@ export type MarkdownLabels = {
   headingLink(heading: string): string;
 };
 
-/** Set per call through markdown-it's env: the locale prefix, the labels, and what the rules collect. */
+/** Set per call through markdown-it's env: where internal links go, the labels, and what the rules collect. */
 type Env = {
-  locale: string;
+  localize: (href: string) => string;
   labels: MarkdownLabels;
   links: InternalLink[];
   headings: Heading[];
@@ -32,8 +32,9 @@ type Env = {
   codes: number;
 };
 
-// Internal links are written without a locale (`/docs/routing`); the page's locale
-// is added here. Links are recorded with their line so broken ones can be reported.
+// Internal links are written without a locale, in the default locale's form
+// (`/docs/routing#x`); `localize` gives the page's path in the serving locale.
+// Links are recorded with their line so broken ones can be reported.
 md.core.ruler.push('internal_links', (state) => {
   const env = state.env as Env;
   for (const block of state.tokens) {
@@ -44,7 +45,7 @@ md.core.ruler.push('internal_links', (state) => {
       const href = String(token.attrGet('href') ?? '');
       if (!href?.startsWith('/') || href.startsWith('//')) continue;
       env.links.push({ href, line });
-      token.attrSet('href', `/${env.locale}${href === '/' ? '' : href}`);
+      token.attrSet('href', env.localize(href));
     }
   }
 });
@@ -119,10 +120,13 @@ export function slugify(text: string): string {
 export type RenderedMarkdown = { html: string; links: InternalLink[]; headings: Heading[]; tokens: Token[] };
 
 /**
- * `locale` prefixes internal links; `lineOffset` is the body's first line in its file, for error reports.
+ * `localize` turns an internal link into its path in the serving locale; `lineOffset` is the body's first line in its file, for error reports.
  * `tokens`: the parsed page, for readers of its structure (content/sections.ts).
  */
-export function renderMarkdown(body: string, options: { locale: string; labels: MarkdownLabels; lineOffset: number }): RenderedMarkdown {
+export function renderMarkdown(
+  body: string,
+  options: { localize: (href: string) => string; labels: MarkdownLabels; lineOffset: number },
+): RenderedMarkdown {
   const env: Env = { ...options, links: [], headings: [], tables: 0, codes: 0 };
   const tokens = md.parse(body, env);
   return { html: md.renderer.render(tokens, md.options, env), links: env.links, headings: env.headings, tokens };

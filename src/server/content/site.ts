@@ -6,6 +6,8 @@ import { makeIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from '../messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
+import { localizeSlugs, sitePaths, type SitePaths } from './paths.ts';
+import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
 
@@ -14,8 +16,13 @@ import { readRecord, sourceFingerprint, type TranslationRecord } from './transla
  * file or runs Markdown: it looks a page up in `Site.pages`.
  */
 export type SourcePage = FrontMatter & {
-  /** Decoded slug, '' for the locale's home. */
+  /**
+   * The page's identity in every locale: its file's path under `pages/`, decoded,
+   * '' for the locale's home (`about`, `docs/guides/install`).
+   */
   slug: string;
+  /** Its decoded path under the serving locale, localized by `slug:` front matter (`ueber-uns`); see paths.ts. */
+  localSlug: string;
   /** The locale the text is written in (differs from the serving locale for a fallback). */
   contentLocale: string;
   /**
@@ -46,9 +53,11 @@ export type Site = {
   pages: ReadonlyMap<string, ReadonlyMap<string, SourcePage>>;
   /** Per slug: the locales that have a real translation. */
   translations: ReadonlyMap<string, readonly string[]>;
+  /** Each page's path per locale, and the page a requested path names. */
+  paths: SitePaths;
 };
 
-type Source = { locale: string; slug: string; file: string; front: FrontMatter; body: string; bodyLine: number };
+type Source = { locale: string; slug: string; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
 
 /** `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels). */
 export function loadSite(localesDir: string, locales: readonly string[], defaultLocale: string, messages: MessageCatalog): Site {
@@ -60,8 +69,10 @@ export function loadSite(localesDir: string, locales: readonly string[], default
     for (const file of listMarkdown(pagesDir)) {
       const display = relative(process.cwd(), file) || file;
       try {
-        const { data, body, bodyLine } = splitFrontMatter(readFileSync(file, 'utf8'), display);
-        sources.push({ locale, slug: slugOf(relative(pagesDir, file)), file: display, front: data, body, bodyLine });
+        const text = readFileSync(file, 'utf8');
+        const { data, body, bodyLine } = splitFrontMatter(text, display);
+        const slugLine = frontMatterLine(text, 'slug', bodyLine);
+        sources.push({ locale, slug: slugOf(relative(pagesDir, file)), file: display, front: data, body, bodyLine, slugLine });
       } catch (error) {
         problems.push((error as Error).message);
       }
@@ -86,19 +97,39 @@ export function loadSite(localesDir: string, locales: readonly string[], default
   const translations = new Map<string, string[]>();
   for (const source of sources) translations.set(source.slug, [...(translations.get(source.slug) ?? []), source.locale]);
 
+  const { slugs, problems: pathProblems } = localizeSlugs(
+    sources.map(({ locale, slug, file, front, slugLine }) => ({ locale, key: slug, file, slug: front.slug, slugLine })),
+    locales,
+    defaultLocale,
+  );
+  problems.push(...pathProblems);
+  // Authors link in the default locale's form (`/about`, or a page's key): the key it names, if any.
+  const defaultKeys = new Map([...slugs.get(defaultLocale)!].map(([key, path]) => [path, key]));
+  const keyOfLink = (path: string): string | undefined => {
+    const slug = safeDecode(path.replace(/^\/|\/$/g, ''));
+    return defaultKeys.get(slug) ?? (translations.has(slug) ? slug : undefined);
+  };
+
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
   const compile = (source: Source, servingLocale: string) => {
-    // Links are prefixed with the serving locale, so a fallback page keeps the reader in their language;
-    // labels are in the content's language, the `lang` its article is marked with.
+    // Links go to the page's path in the serving locale, so a fallback page keeps the reader
+    // in their language; labels are in the content's language, the `lang` its article is marked with.
+    const served = slugs.get(servingLocale)!;
+    const localize = (href: string): string => {
+      const cut = href.search(/[?#]/);
+      const [path, rest] = cut === -1 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
+      const key = keyOfLink(path);
+      const local = key === undefined ? undefined : served.get(key);
+      return local === undefined ? `/${servingLocale}${path === '/' ? '' : path}${rest}` : pagePath(servingLocale, local) + rest;
+    };
     const { html, links, headings, tokens } = renderMarkdown(source.body, {
-      locale: servingLocale,
+      localize,
       labels: labels.get(source.locale)!,
       lineOffset: source.bodyLine,
     });
     if (servingLocale === source.locale) {
       for (const link of links) {
-        const target = link.href.replace(/[?#].*$/, '').replace(/^\/|\/$/g, '');
-        if (!translations.has(safeDecode(target))) {
+        if (keyOfLink(link.href.replace(/[?#].*$/, '')) === undefined) {
           problems.push(`${source.file}:${link.line}: link to ${link.href}, a page that exists in no locale`);
         }
       }
@@ -106,6 +137,7 @@ export function loadSite(localesDir: string, locales: readonly string[], default
     pages.get(servingLocale)!.set(source.slug, {
       ...source.front,
       slug: source.slug,
+      localSlug: served.get(source.slug)!,
       contentLocale: source.locale,
       html: () => html,
       headings,
@@ -124,7 +156,7 @@ export function loadSite(localesDir: string, locales: readonly string[], default
   }
 
   if (problems.length) throw new ContentError(problems);
-  return { locales, defaultLocale, pages, translations };
+  return { locales, defaultLocale, pages, translations, paths: sitePaths(pages, defaultLocale) };
 }
 
 function markdownLabels(locale: string, messages: MessageCatalog): MarkdownLabels {
@@ -142,6 +174,13 @@ export function slugOf(relativeFile: string): string {
   const last = parts.pop()!.replace(/\.md$/, '');
   if (last !== 'index') parts.push(last);
   return parts.join('/');
+}
+
+/** The 1-based file line of a front matter key (for error reports); the front matter's first line when absent. */
+function frontMatterLine(text: string, key: string, bodyLine: number): number {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  for (let i = 1; i < bodyLine - 1 && i < lines.length; i++) if (lines[i]!.startsWith(`${key}:`)) return i + 1;
+  return 2;
 }
 
 function listMarkdown(dir: string): string[] {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
+import { sitePaths } from './paths.ts';
 import type { Site, SourcePage } from './site.ts';
 
 // Compiled content written by `npm run build`, so start-up does not run Markdown
@@ -98,17 +99,19 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
     }
     return buffer.toString('utf8');
   };
+  const pages = new Map(
+    snapshot.site.pages.map(([locale, pages]) => [
+      locale,
+      new Map(pages.map(({ at, ...page }): [string, SourcePage] => [page.slug, { ...page, sections: [], html: () => read(at) }])),
+    ]),
+  );
   return {
     site: {
       locales: snapshot.site.locales,
       defaultLocale: snapshot.site.defaultLocale,
-      pages: new Map(
-        snapshot.site.pages.map(([locale, pages]) => [
-          locale,
-          new Map(pages.map(({ at, ...page }): [string, SourcePage] => [page.slug, { ...page, sections: [], html: () => read(at) }])),
-        ]),
-      ),
+      pages,
       translations: new Map(snapshot.site.translations),
+      paths: sitePaths(pages, snapshot.site.defaultLocale),
     },
     messages: new Map(snapshot.messages),
   };

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { termsOf } from '../../../src/i18n/search-text.ts';
+import { pagePath } from '../../../src/routes/location.ts';
 import { buildSearchIndex, type IndexedPage, loadSearchIndex, searchIndex } from '../../../src/routes/search/engine.ts';
 import type { Marked, SearchHit } from '../../../src/routes/types.ts';
 import { ROOT_DIR } from '../../../src/server/config.ts';
@@ -163,7 +164,7 @@ describe('the default site', () => {
     let checked = 0;
     for (const page of site.pages.get('ja')!.values()) {
       if (page.contentLocale !== 'ja') continue;
-      const path = `/ja${page.slug ? `/${page.slug}` : ''}`;
+      const path = pagePath('ja', page.localSlug);
       const words = new Set(page.sections.flatMap((section) => termsOf(`${section.heading} ${section.text}`, 'ja')));
       for (const word of words) {
         if (!/\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}/u.test(word) || [...word].length < 2) continue;

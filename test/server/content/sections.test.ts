@@ -4,7 +4,8 @@ import { renderMarkdown } from '../../../src/server/content/markdown.ts';
 import { sectionsOf } from '../../../src/server/content/sections.ts';
 import { MARKDOWN_LABELS } from '../../helpers/content.ts';
 
-const render = (body: string) => renderMarkdown(body, { locale: 'en', labels: MARKDOWN_LABELS, lineOffset: 0 });
+const render = (body: string) =>
+  renderMarkdown(body, { localize: (href) => `/en${href === '/' ? '' : href}`, labels: MARKDOWN_LABELS, lineOffset: 0 });
 
 const sections = (body: string) => sectionsOf(render(body).tokens);
 

@@ -1,0 +1,156 @@
+import { pagePath } from '../../routes/location.ts';
+import { matchRoute } from '../../routes/match.ts';
+
+// Where each page lives in each locale. A page's identity is its file's path
+// under `pages/` (its key: `about`, `docs/guides/install`, '' for home), the same
+// in every locale; its path in a locale may be localized with front matter
+// `slug:` (`ueber-uns`), and a folder's index page localizes the folder, so its
+// children follow. Built once from the sources (localizeSlugs, which also finds
+// every conflict); looked up per request through the index (sitePaths).
+
+/** A page as the slug resolution needs it: where its file is, and the `slug:` it declares (with that line). */
+export type SlugSource = { locale: string; key: string; file: string; slug?: string | undefined; slugLine: number };
+
+/** Per locale: every served key (its own pages and the default locale's fallbacks) -> its decoded path under the locale. */
+export type LocalizedSlugs = Map<string, Map<string, string>>;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const UNSAFE_IN_SLUG = /[\u0000-\u001f\u007f\\]/;
+
+/**
+ * Each locale's path of every page it serves, and every problem (with file and
+ * line): an invalid `slug:`, two pages on one path, or a localized path that is
+ * another page's default path (the redirect from default paths would be ambiguous).
+ */
+export function localizeSlugs(
+  sources: readonly SlugSource[],
+  locales: readonly string[],
+  defaultLocale: string,
+): { slugs: LocalizedSlugs; problems: string[] } {
+  const problems: string[] = [];
+  const declared = new Map<SlugSource, { whole: boolean; value: string } | null>();
+  for (const source of sources) declared.set(source, checkSlug(source, problems));
+
+  const byLocale = new Map(locales.map((locale) => [locale, new Map<string, SlugSource>()]));
+  for (const source of sources) byLocale.get(source.locale)?.set(source.key, source);
+  const defaults = byLocale.get(defaultLocale)!;
+
+  const slugs: LocalizedSlugs = new Map();
+  for (const locale of locales) {
+    const own = byLocale.get(locale)!;
+    // The file that serves a key here: the translation, else the default locale's page.
+    const serving = (key: string) => own.get(key) ?? defaults.get(key);
+    const memo = new Map<string, string>([['', '']]);
+    const localize = (key: string): string => {
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+      const cut = key.lastIndexOf('/');
+      const parent = cut === -1 ? '' : key.slice(0, cut);
+      const source = serving(key);
+      const slug = source ? declared.get(source) : null;
+      const path = slug?.whole ? slug.value : join(localize(parent), slug ? slug.value : key.slice(cut + 1));
+      memo.set(key, path);
+      return path;
+    };
+    const served = new Map<string, string>();
+    for (const key of new Set([...own.keys(), ...defaults.keys()])) served.set(key, localize(key));
+    slugs.set(locale, served);
+  }
+
+  const where = (source: SlugSource | undefined) => (source ? `${source.file}:${source.slugLine}` : 'a generated path');
+  for (const locale of locales) {
+    const own = byLocale.get(locale)!;
+    const serving = (key: string) => own.get(key) ?? defaults.get(key);
+    const served = slugs.get(locale)!;
+    const claimed = new Map<string, string>();
+    for (const [key, path] of served) {
+      const other = claimed.get(path);
+      if (other !== undefined) {
+        problems.push(
+          `${where(serving(key))}: the path ${pagePath(locale, path)} is claimed by two pages: this one and ${where(serving(other))}`,
+        );
+      } else claimed.set(path, key);
+      if (path !== key && matchRoute(path) === 'search') {
+        problems.push(`${where(serving(key))}: the path ${pagePath(locale, path)} is the search page's`);
+      }
+    }
+    if (locale === defaultLocale) continue;
+    // `/de/about` (the default path) redirects to `/de/ueber-uns`: no page of this
+    // locale may sit on a path that redirects elsewhere.
+    const defaultPaths = slugs.get(defaultLocale)!;
+    const byDefaultPath = new Map([...served.keys()].map((key) => [defaultPaths.get(key) ?? key, key]));
+    for (const [key, path] of served) {
+      const owner = byDefaultPath.get(path);
+      if (owner !== undefined && owner !== key) {
+        problems.push(
+          `${where(serving(key))}: the path ${pagePath(locale, path)} is the default path of ${where(serving(owner))}; choose another slug`,
+        );
+      }
+    }
+  }
+  return { slugs, problems };
+}
+
+function checkSlug(source: SlugSource, problems: string[]): { whole: boolean; value: string } | null {
+  const { slug } = source;
+  if (slug === undefined) return null;
+  const fail = (why: string) => {
+    problems.push(`${source.file}:${source.slugLine}: slug "${printable(slug)}" ${why}`);
+    return null;
+  };
+  if (source.key === '') return fail('is not allowed on a home page: its path is the locale itself');
+  const trimmed = slug.trim();
+  if (trimmed === '' || trimmed === '/') return fail('is empty');
+  const whole = trimmed.startsWith('/');
+  const value = whole ? trimmed.slice(1) : trimmed;
+  const segments = value.split('/');
+  if (!whole && segments.length > 1) return fail('holds "/" where only one segment is allowed (start it with "/" to give the whole path)');
+  for (const segment of segments) {
+    if (segment === '') return fail('has an empty segment');
+    if (segment === '.' || segment === '..') return fail('holds a "." or ".." segment');
+    if (UNSAFE_IN_SLUG.test(segment)) return fail('holds a control character or a backslash');
+  }
+  return { whole, value };
+}
+
+function join(parent: string, segment: string): string {
+  return parent === '' ? segment : `${parent}/${segment}`;
+}
+
+function printable(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
+/** Where pages live, for requests: a page's path in a locale, and which page a requested path names. */
+export type SitePaths = {
+  /** The page's path in the locale, percent-encoded (`/ja/%E6%A6%82%E8%A6%81`). */
+  pathOf(locale: string, key: string): string;
+  /**
+   * The page a decoded path under the locale names: `canonical` when it is the
+   * page's path there; otherwise it was the default locale's path (or the page's
+   * key) and the page lives elsewhere in this locale (a 308).
+   */
+  find(locale: string, slug: string): { key: string; canonical: boolean } | undefined;
+};
+
+/** `pages`: per locale, every served key with its decoded local path (what SourcePage.localSlug holds). */
+export function sitePaths(pages: ReadonlyMap<string, ReadonlyMap<string, { localSlug: string }>>, defaultLocale: string): SitePaths {
+  const encoded = new Map<string, Map<string, string>>();
+  const byPath = new Map<string, Map<string, string>>();
+  for (const [locale, served] of pages) {
+    encoded.set(locale, new Map([...served].map(([key, page]) => [key, pagePath(locale, page.localSlug)])));
+    byPath.set(locale, new Map([...served].map(([key, page]) => [page.localSlug, key])));
+  }
+  const defaultByPath = byPath.get(defaultLocale)!;
+  return {
+    pathOf: (locale, key) => encoded.get(locale)?.get(key) ?? pagePath(locale, key),
+    find(locale, slug) {
+      const here = byPath.get(locale);
+      if (!here) return undefined;
+      const key = here.get(slug);
+      if (key !== undefined) return { key, canonical: true };
+      const other = defaultByPath.get(slug) ?? (pages.get(locale)!.has(slug) ? slug : undefined);
+      return other !== undefined && pages.get(locale)!.has(other) ? { key: other, canonical: false } : undefined;
+    },
+  };
+}
