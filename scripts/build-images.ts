@@ -30,7 +30,24 @@ export function readImageSize(bytes: Uint8Array, label: string): { width: number
   if (found.type !== expected) throw new Error(`${label}: the file is ${found.type ?? 'of unknown type'}, not ${NAMES[expected]}`);
   const { width, height } = found;
   if (!width || !height) throw new Error(`${label}: the ${NAMES[expected]} header gives no size`);
+  const cut = cutOff(bytes, expected);
+  if (cut) throw new Error(`${label}: the file is cut off (${cut})`);
   return { width, height };
+}
+
+const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+/**
+ * What shows the file is not whole, if anything. image-size reads only the header, which a
+ * truncated copy (an interrupted upload or checkout) still has. For JPEG only the end-of-image
+ * marker's presence is checked: phones append data after it (motion photos).
+ */
+function cutOff(bytes: Uint8Array, type: string): string | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (type === 'png' && !buffer.subarray(-PNG_END.length).equals(PNG_END)) return 'it does not end with the IEND chunk';
+  if (type === 'webp' && (buffer.length < 12 || buffer.readUInt32LE(4) + 8 !== buffer.length)) return 'its RIFF size is not its length';
+  if (type === 'jpg' && buffer.indexOf(Buffer.from([0xff, 0xd9]), 2) === -1) return 'it has no end-of-image marker';
+  return undefined;
 }
 
 /**

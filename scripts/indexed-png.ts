@@ -7,19 +7,26 @@ import { deflateSync, inflateSync } from 'node:zlib';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-export type Rgb = { width: number; height: number /** 3 bytes a pixel, row after row. */; pixels: Buffer };
+export type Rgb = {
+  width: number;
+  height: number;
+  /** 3 bytes a pixel, row after row. */
+  pixels: Buffer;
+};
 
-/** The pixels of a non-interlaced 8-bit RGB/RGBA PNG, alpha dropped (a screenshot is opaque). */
+/** The pixels of a non-interlaced 8-bit RGB, RGBA or palette PNG, alpha dropped (a screenshot is opaque). */
 export function decodePng(png: Buffer): Rgb {
   if (!png.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG');
   let offset = 8;
   let header: Buffer | undefined;
+  let palette: Buffer | undefined;
   const data: Buffer[] = [];
   while (offset < png.length) {
     const length = png.readUInt32BE(offset);
     const type = png.toString('latin1', offset + 4, offset + 8);
     const body = png.subarray(offset + 8, offset + 8 + length);
     if (type === 'IHDR') header = body;
+    else if (type === 'PLTE') palette = body;
     else if (type === 'IDAT') data.push(body);
     else if (type === 'IEND') break;
     offset += 12 + length;
@@ -27,19 +34,16 @@ export function decodePng(png: Buffer): Rgb {
   if (!header) throw new Error('PNG without IHDR');
   const width = header.readUInt32BE(0);
   const height = header.readUInt32BE(4);
-  const [depth, colourType, , , interlace] = [header[8], header[9], header[10], header[11], header[12]];
-  if (depth !== 8 || (colourType !== 2 && colourType !== 6) || interlace !== 0) {
+  const [depth, colourType, interlace] = [header[8], header[9], header[12]];
+  const channels = colourType === 6 ? 4 : colourType === 2 ? 3 : colourType === 3 && palette ? 1 : 0;
+  if (depth !== 8 || !channels || interlace !== 0) {
     throw new Error(`unsupported PNG (bit depth ${depth}, colour type ${colourType}, interlace ${interlace})`);
   }
-  const channels = colourType === 6 ? 4 : 3;
-  const raw = inflateSync(Buffer.concat(data));
-  const stride = width * channels;
-  const rows = unfilter(raw, stride, height, channels);
+  const rows = unfilter(inflateSync(Buffer.concat(data)), width * channels, height, channels);
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0, o = 0; i < rows.length; i += channels, o += 3) {
-    pixels[o] = rows[i]!;
-    pixels[o + 1] = rows[i + 1]!;
-    pixels[o + 2] = rows[i + 2]!;
+    if (palette) palette.copy(pixels, o, rows[i]! * 3, rows[i]! * 3 + 3);
+    else rows.copy(pixels, o, i, i + 3);
   }
   return { width, height, pixels };
 }
