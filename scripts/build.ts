@@ -2,7 +2,8 @@
 // server bundle (node), the asset manifest, and a content check that fails the
 // build on a broken link, bad front matter or a message that does not parse; the
 // compiled content goes to dist/content.json for a fast start, and each locale's
-// search index to dist/client/assets/search-<locale>-<hash>.json.
+// search index to dist/client/assets/search-<locale>-<hash>.json. Each locale's share
+// image and pictures (scripts/build-images.ts) are copied into the assets with their size.
 // Prints the gzip size of every client file.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,9 +13,10 @@ import * as esbuild from 'esbuild';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import { loadSite } from '../src/server/content/site.ts';
 import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
-import { MANIFEST_FILE } from '../src/server/manifest.ts';
+import { MANIFEST_FILE, type Manifest } from '../src/server/manifest.ts';
 import { contentFingerprint, writeSnapshot } from '../src/server/content/snapshot.ts';
 import { makeIndexFiles } from '../src/server/search-indexes.ts';
+import { buildImages } from './build-images.ts';
 
 /** Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a slow network loads it in about a second. */
 const FIRST_LOAD_BUDGET = 80 * 1024;
@@ -114,14 +116,20 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     writeFileSync(join(dist, 'client', file.url), file.json);
     search[file.locale] = file.url;
   }
-  const manifest = { build, js, css: entry('styles', '.css'), icon, preload, search };
+  const { localesDir, locales } = loadConfig({ ...process.env, PORT: '0' });
+  const images = buildImages(localesDir, locales, assetsDir);
+  const manifest: Manifest = { build, js, css: entry('styles', '.css'), icon, preload, search, images };
   writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
   if (dev) return;
   precompress(assetsDir);
   reportSizes(
     dist,
-    [...outputs.map(([file]) => join(ROOT_DIR, file)), ...Object.values(search).map((url) => join(dist, 'client', url))],
+    [
+      ...outputs.map(([file]) => join(ROOT_DIR, file)),
+      ...Object.values(search).map((url) => join(dist, 'client', url)),
+      ...Object.values(images).map((image) => join(dist, 'client', image.path)),
+    ],
     [js, ...preload, manifest.css].map((path) => join(dist, 'client', path)),
   );
   console.log(`build ${build}: dist/manifest.json, dist/server/main.js`);

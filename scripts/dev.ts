@@ -4,6 +4,7 @@
  * front of it on PORT (default 3000) that
  *   - rebuilds and restarts on a change under src/ (about half a second),
  *   - restarts on a change under locales/ (the server compiles content at start),
+ *     and rebuilds first when it is an image (the build copies them into the assets),
  *   - tells open tabs to reload through a same-origin event stream,
  *   - shows build and content errors (with file and line) as an overlay page
  *     instead of the site, until the file is fixed,
@@ -227,8 +228,10 @@ async function main() {
     void refresh(true);
   });
   watchTree(localesDir, (file) => {
-    say(`${relative(ROOT_DIR, join(localesDir, file)) || file} changed, reloading content`);
-    void refresh(false);
+    // Share images and images/ are copied into the hashed assets by the build (scripts/build-images.ts).
+    const image = /^[^/]+\/(share\.png$|images\/)/.test(file.split('\\').join('/'));
+    say(`${relative(ROOT_DIR, join(localesDir, file)) || file} changed, ${image ? 'rebuilding' : 'reloading content'}`);
+    void refresh(image);
   });
   const port = Number(process.env.PORT ?? 3000);
   const proxy = createServer((req, res) => void handle(req, res)).listen(port, host, () => {

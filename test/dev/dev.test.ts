@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -154,6 +154,22 @@ test('a change to a screen in src/ is rebuilt and served', async () => {
     write(file, original);
   }
   await eventually('/en/nope', (body, status) => status === 404 && !body.includes('data-edited'));
+});
+
+test('an image added under locales/<locale>/images/ is built into the assets and served', async () => {
+  mkdirSync(join(project, 'locales/en/images'), { recursive: true });
+  copyFileSync(join(ROOT, 'test/scripts/fixtures/tiny.png'), join(project, 'locales/en/images/added.png'));
+  const manifest = join(project, '.dev/manifest.json');
+  const deadline = Date.now() + 15_000;
+  let image: { path: string; width: number; height: number } | undefined;
+  while (!image && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    image = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).images?.['en/images/added.png'] : undefined;
+  }
+  assert.ok(image, 'en/images/added.png in the dev manifest within 15 s');
+  assert.deepEqual([image.width, image.height], [17, 9]);
+  await eventually(image.path, (_body, status) => status === 200);
+  assert.equal((await get(url, image.path)).headers['content-type'], 'image/png');
 });
 
 test('broken front matter shows an overlay with file and line, and fixing the file removes it', async () => {
