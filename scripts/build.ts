@@ -54,6 +54,23 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     logLevel: 'warning',
   });
 
+  // The root chooser of a static export (`npm run export`): a file of its own, outside
+  // the site's bundle and its chunks, so it adds nothing to any page's first load.
+  const chooser = await esbuild.build({
+    entryPoints: { chooser: 'src/client/chooser.ts' },
+    absWorkingDir: ROOT_DIR,
+    bundle: true,
+    minify: !dev,
+    format: 'esm',
+    target: ['es2022'],
+    platform: 'browser',
+    outdir: assetsDir,
+    entryNames: '[name]-[hash]',
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+
   await esbuild.build({
     entryPoints: ['src/server/main.ts'],
     absWorkingDir: ROOT_DIR,
@@ -79,6 +96,24 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     // Our own NODE_ENV checks read the environment object, which this does not replace.
     define: dev ? {} : { 'process.env.NODE_ENV': '"production"' },
     // Less to parse at start, with names kept so logged stacks stay readable without source maps.
+    minifyWhitespace: !dev,
+    minifySyntax: !dev,
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+
+  // `npm run export`'s program: the server's own modules (one renderer), bundled the same way.
+  await esbuild.build({
+    entryPoints: { export: 'src/export/main.ts' },
+    absWorkingDir: ROOT_DIR,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: ['node20'],
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    outdir: join(dist, 'export'),
+    jsx: 'automatic',
+    define: dev ? {} : { 'process.env.NODE_ENV': '"production"' },
     minifyWhitespace: !dev,
     minifySyntax: !dev,
     sourcemap: true,
@@ -114,17 +149,23 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     writeFileSync(join(dist, 'client', file.url), file.json);
     search[file.locale] = file.url;
   }
-  const manifest = { build, js, css: entry('styles', '.css'), icon, preload, search };
+  const [chooserFile] = Object.keys(chooser.metafile.outputs);
+  const chooserUrl = `/${relative(join(dist, 'client'), join(ROOT_DIR, chooserFile!)).split('\\').join('/')}`;
+  const manifest = { build, js, css: entry('styles', '.css'), icon, preload, search, chooser: chooserUrl };
   writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
   if (dev) return;
   precompress(assetsDir);
   reportSizes(
     dist,
-    [...outputs.map(([file]) => join(ROOT_DIR, file)), ...Object.values(search).map((url) => join(dist, 'client', url))],
+    [
+      ...outputs.map(([file]) => join(ROOT_DIR, file)),
+      join(dist, 'client', chooserUrl),
+      ...Object.values(search).map((url) => join(dist, 'client', url)),
+    ],
     [js, ...preload, manifest.css].map((path) => join(dist, 'client', path)),
   );
-  console.log(`build ${build}: dist/manifest.json, dist/server/main.js`);
+  console.log(`build ${build}: dist/manifest.json, dist/server/main.js, dist/export/export.js`);
 }
 
 function hashedCopy(source: string, name: string, assetsDir: string): string {

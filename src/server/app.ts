@@ -11,6 +11,7 @@ import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
 import { pageDataMiddleware } from './page-data-route.ts';
 import { pagesMiddleware } from './pages.ts';
+import { browserMonitoring } from './page-document.ts';
 import { RenderCache } from './bounded-cache.ts';
 import { sendStored } from './send.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -128,13 +129,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   });
   app.use(fixed.routes());
 
-  const monitoring = config.sentry && {
-    dsn: config.sentry.dsn,
-    tunnel: config.monitoring.path,
-    environment: config.sentry.environment,
-    release: config.sentry.release ?? runtime.manifest.build,
-    tracesSampleRate: config.sentry.tracesSampleRate,
-  };
+  const monitoring = browserMonitoring(config, runtime.manifest.build);
   app.use(
     pagesMiddleware({
       ...runtime,

@@ -3,6 +3,7 @@ import { createElement } from 'react';
 import { App } from '../routes/app.tsx';
 import { serializePayload, serializePayloadRest } from '../routes/page-data.ts';
 import type { MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
+import type { Config } from './config.ts';
 import { documentShell } from './document.ts';
 import type { Manifest } from './manifest.ts';
 import type { PageStore } from './page-store.ts';
@@ -39,4 +40,18 @@ export function documentRenderer({ store, manifest, monitoring, searchIndexes }:
     const app = createElement(App, { page, intl: store.intl(page.locale) });
     return renderStream(app, documentShell(page, manifest, embedded(page)), options);
   };
+}
+
+/** What the browser SDK is told, when SENTRY_DSN is set: the server embeds it in every page, and so does the export. */
+export function browserMonitoring(config: Pick<Config, 'sentry' | 'monitoring'>, build: string): MonitoringInit | null {
+  const { sentry } = config;
+  return (
+    sentry && {
+      dsn: sentry.dsn,
+      tunnel: config.monitoring.path,
+      environment: sentry.environment,
+      release: sentry.release ?? build,
+      tracesSampleRate: sentry.tracesSampleRate,
+    }
+  );
 }
