@@ -34,23 +34,30 @@ export type ExportSummary = {
   seconds: number;
 };
 
-/** Files a host must see but visitors never ask for: the host configurations. */
-export const HOST_FILES = ['_headers', '_redirects', 'nginx.conf', '.nojekyll'] as const;
+/** Written first: a folder holding it is an earlier export (complete or not), which the next one may empty. */
+const MARKER = '.polysite-export';
 
 export async function exportSite({ config, outDir, relay }: ExportOptions): Promise<ExportSummary> {
   const started = performance.now();
   clearOutput(outDir);
-  // No server to ask on a static host: every locale's search index is one the browser downloads.
-  const site = await prepareSite({ ...config, searchIndexMaxKb: Number.POSITIVE_INFINITY });
+  const site = await prepareSite(config);
   const { manifest, store, decide, search } = site;
   const { build } = manifest;
   const out = new OutputFolder(outDir);
-  const render = documentRenderer({ store, manifest, monitoring: browserMonitoring(config, build), searchIndexes: search.indexes });
+  out.write(MARKER, `Written by polysite's npm run export (build ${build}): the next export empties this folder.\n`);
+  // No server to ask on a static host: every locale's search index is one the browser downloads,
+  // however large (the build wrote them all; the server keeps only what it serves from memory).
+  const indexes = Object.fromEntries(config.locales.map((locale) => [locale, search.indexes[locale] ?? manifest.search[locale] ?? null]));
+  const render = documentRenderer({ store, manifest, monitoring: browserMonitoring(config, build), searchIndexes: indexes });
   const documentOf = async (page: PageData): Promise<Buffer> => {
     const errors: unknown[] = [];
     // Crawler mode: the complete document, as the server sends it to a crawler.
     const stream = await render(page, { waitForAll: true, timeoutMs: config.renderTimeoutMs, onError: (error) => errors.push(error) });
     const bytes = await readAll(stream);
+    // A turn of the event loop: the renderer leaves a setImmediate behind (render.ts uncorks in one),
+    // and a loop of renders that only ever awaits promises never reaches the phase that runs them:
+    // each one would keep its whole render alive until the export ends (about 23 KB a page).
+    await new Promise((resolve) => setImmediate(resolve));
     if (errors.length) throw new Error(`export: rendering ${page.path || page.locale} failed: ${String(errors[0])}`);
     return bytes;
   };
@@ -90,8 +97,11 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     if (name.endsWith('.br') || name.endsWith('.gz')) continue;
     out.copy(join(assets, name), `assets/${name}`);
   }
-  for (const url of Object.values(search.indexes)) {
-    if (url && !existsSync(join(outDir, url))) out.write(fileForPath(url), search.asset(url)!.identity);
+  for (const [locale, url] of Object.entries(indexes)) {
+    if (url && existsSync(join(outDir, url))) continue;
+    const made = url && search.asset(url);
+    if (!made) throw new Error(`export: no search index for ${locale}: run \`npm run build\` (npm run export does) and export again`);
+    out.write(fileForPath(url), made.identity);
   }
   out.write('sitemap.xml', site.sitemap.identity);
   out.write('robots.txt', site.robots.identity);
@@ -114,7 +124,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
 function clearOutput(dir: string): void {
   if (existsSync(dir)) {
     const entries = readdirSync(dir);
-    if (entries.length > 0 && !HOST_FILES.every((file) => entries.includes(file))) {
+    if (entries.length > 0 && !entries.includes(MARKER)) {
       throw new Error(`${dir} is not empty and holds no earlier export: choose another folder with --out`);
     }
     rmSync(dir, { recursive: true, force: true });
