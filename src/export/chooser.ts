@@ -2,6 +2,7 @@ import type { Translator } from '../i18n/intl.ts';
 import type { PageData } from '../routes/types.ts';
 import type { Manifest } from '../server/manifest.ts';
 import { escapeHtml } from '../server/escape-html.ts';
+import { ExportError } from './files.ts';
 
 /**
  * The root of a static export (`/`, index.html): a link to each locale's home,
@@ -11,7 +12,7 @@ import { escapeHtml } from '../server/escape-html.ts';
  * visitor picks a link.
  */
 export function chooserPage({ home, intl, manifest }: { home: PageData; intl: Translator; manifest: Manifest }): string {
-  if (!manifest.chooser) throw new Error('dist/manifest.json names no chooser script: run `npm run build` again');
+  if (!manifest.chooser) throw new ExportError('dist/manifest.json names no chooser script: run `npm run build` again');
   const attr = escapeHtml;
   const siteName = intl.formatMessage({ id: 'site.name' });
   const alternates = home.head.alternates.map(

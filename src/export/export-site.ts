@@ -13,7 +13,7 @@ import { pageDataJson, messagesJson } from '../server/page-data-route.ts';
 import { browserMonitoring, documentRenderer } from '../server/page-document.ts';
 import { prepareSite } from '../server/prepare-site.ts';
 import { chooserPage } from './chooser.ts';
-import { fileForPath, OutputFolder } from './files.ts';
+import { ExportError, fileForPath, OutputFolder } from './files.ts';
 import { headersFile } from './hosts/headers-file.ts';
 import { nginxConf } from './hosts/nginx.ts';
 import { redirectsFile } from './hosts/redirects-file.ts';
@@ -58,7 +58,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     // and a loop of renders that only ever awaits promises never reaches the phase that runs them:
     // each one would keep its whole render alive until the export ends (about 23 KB a page).
     await new Promise((resolve) => setImmediate(resolve));
-    if (errors.length) throw new Error(`export: rendering ${page.path || page.locale} failed: ${String(errors[0])}`);
+    if (errors.length) throw new ExportError(`rendering ${page.path || page.locale} failed: ${String(errors[0])}`);
     return bytes;
   };
 
@@ -67,8 +67,8 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   for (const { path } of store.entries()) {
     const decision = decide({ path, search: '', cookie: undefined, acceptLanguage: undefined });
     if (decision.kind !== 'page' || decision.page.status !== 200) {
-      throw new Error(
-        `export: ${path} is listed as a page, but the server answers it with ${decision.kind === 'page' ? decision.page.status : decision.kind}`,
+      throw new ExportError(
+        `${path} is listed as a page, but the server answers it with ${decision.kind === 'page' ? decision.page.status : decision.kind}`,
       );
     }
     out.write(fileForPath(path, '.html'), await documentOf(decision.page));
@@ -100,14 +100,14 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   for (const [locale, url] of Object.entries(indexes)) {
     if (url && existsSync(join(outDir, url))) continue;
     const made = url && search.asset(url);
-    if (!made) throw new Error(`export: no search index for ${locale}: run \`npm run build\` (npm run export does) and export again`);
+    if (!made) throw new ExportError(`no search index for ${locale}: run \`npm run build\` (npm run export does) and export again`);
     out.write(fileForPath(url), made.identity);
   }
   out.write('sitemap.xml', site.sitemap.identity);
   out.write('robots.txt', site.robots.identity);
 
   const home = decide({ path: `/${config.defaultLocale}`, search: '', cookie: undefined, acceptLanguage: undefined });
-  if (home.kind !== 'page') throw new Error(`export: /${config.defaultLocale} is not a page`);
+  if (home.kind !== 'page') throw new ExportError(`/${config.defaultLocale} is not a page`);
   out.write('index.html', chooserPage({ home: home.page, intl: store.intl(config.defaultLocale), manifest }));
 
   const tables = hostTables(config, { relay, root: outDir });
@@ -125,7 +125,7 @@ function clearOutput(dir: string): void {
   if (existsSync(dir)) {
     const entries = readdirSync(dir);
     if (entries.length > 0 && !entries.includes(MARKER)) {
-      throw new Error(`${dir} is not empty and holds no earlier export: choose another folder with --out`);
+      throw new ExportError(`${dir} is not empty and holds no earlier export: choose another folder with --out`);
     }
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,6 +2,11 @@
 import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+/** A mistake the export reports in one line (the content, the folder, the build), not a crash. */
+export class ExportError extends Error {
+  override name = 'ExportError';
+}
+
 /**
  * The file a static host serves for a URL path: `/en` -> `en.html`, `/en/docs/x` ->
  * `en/docs/x.html` (hosts serve `/x` from `x.html`, so the canonical URL needs no
@@ -10,7 +15,7 @@ import { dirname, join } from 'node:path';
  * Throws for a path no host could map to one file (the server refuses those too).
  */
 export function fileForPath(urlPath: string, extension = ''): string {
-  if (!urlPath.startsWith('/') || urlPath.length < 2) throw new Error(`export: no file for the path ${JSON.stringify(urlPath)}`);
+  if (!urlPath.startsWith('/') || urlPath.length < 2) throw new ExportError(`no file for the path ${JSON.stringify(urlPath)}`);
   const segments = urlPath
     .slice(1)
     .split('/')
@@ -23,7 +28,7 @@ export function fileForPath(urlPath: string, extension = ''): string {
       }
       // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
       if (!decoded || decoded === '.' || decoded === '..' || /[/\\\u0000-\u001f\u007f]/.test(decoded)) {
-        throw new Error(`export: no file for the path ${JSON.stringify(urlPath)}`);
+        throw new ExportError(`no file for the path ${JSON.stringify(urlPath)}`);
       }
       return decoded;
     });

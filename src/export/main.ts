@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, ROOT_DIR } from '../server/config.ts';
 import { ContentError } from '../server/content/errors.ts';
 import { exportSite } from './export-site.ts';
+import { ExportError } from './files.ts';
 
 function fail(message: string): never {
   process.stderr.write(`polysite export: ${message}\n`);
@@ -49,7 +50,7 @@ try {
       `in ${summary.seconds.toFixed(1)} s; peak memory ${peakMb.toFixed(0)} MB`,
   );
 } catch (error) {
-  if (error instanceof ContentError || (error as Error).message.startsWith('export:')) fail((error as Error).message);
+  if (error instanceof ContentError || error instanceof ExportError) fail((error as Error).message);
   throw error;
 }
 

@@ -1,3 +1,4 @@
+import { ExportError } from '../files.ts';
 import type { HostTables } from './tables.ts';
 
 /**
@@ -124,7 +125,7 @@ function quote(value: string): string {
 
 /** A header value: `$` would start a variable, and nginx has no escape for it. */
 function quoteValue(value: string): string {
-  if (value.includes('$')) throw new Error(`nginx.conf: a header value with $ cannot be written: ${value}`);
+  if (value.includes('$')) throw new ExportError(`nginx.conf: a header value with $ cannot be written: ${value}`);
   return quote(value);
 }
 
