@@ -7,6 +7,7 @@ import { cachePolicy } from './cache-policy.ts';
 import type { Config } from './config.ts';
 import { appErrorListener, errorsMiddleware, HttpError } from './errors.ts';
 import { FIXED_ROUTES } from './fixed-routes.ts';
+import { healthMiddleware } from './health.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
 import { pageDataMiddleware } from './page-data-route.ts';
@@ -112,11 +113,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     FIXED_ROUTES.pageData,
     pageDataMiddleware({ ...runtime, build: runtime.manifest.build, locales: config.locales, cache, policy }),
   );
-  fixed.get(FIXED_ROUTES.health, (ctx) => {
-    ctx.set('Cache-Control', policy.never);
-    ctx.status = lifecycle.draining ? 503 : 200;
-    ctx.body = { status: lifecycle.draining ? 'draining' : 'ok', build: runtime.manifest.build };
-  });
+  fixed.get(FIXED_ROUTES.health, healthMiddleware({ lifecycle, build: runtime.manifest.build, never: policy.never }));
   fixed.get(FIXED_ROUTES.sitemap, (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';
     ctx.set('Cache-Control', policy.page);
