@@ -1,14 +1,12 @@
 // The relay's status table (relay.test.ts) once more, with the relay mounted in the
 // app of `SERVE=relay` (src/server/relay-app.ts: the relay alone, for a site exported
 // to a static host) instead of the site's mount: every rung answers the same there.
-import { harness } from './harness.ts';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { harness, post, setup } from './harness.ts';
 
 harness.mount = 'relay-app';
 await import('./relay.test.ts');
-
-const { test } = await import('node:test');
-const assert = (await import('node:assert/strict')).default;
-const { post, setup } = await import('./harness.ts');
 
 test('the mount is the relay app: /healthz answers beside the relay, with the security headers', async (t) => {
   const { relay } = await setup(t);
