@@ -56,20 +56,22 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
 
   // The root chooser of a static export (`npm run export`): a file of its own, outside
   // the site's bundle and its chunks, so it adds nothing to any page's first load.
-  const chooser = await esbuild.build({
-    entryPoints: { chooser: 'src/client/chooser.ts' },
-    absWorkingDir: ROOT_DIR,
-    bundle: true,
-    minify: !dev,
-    format: 'esm',
-    target: ['es2022'],
-    platform: 'browser',
-    outdir: assetsDir,
-    entryNames: '[name]-[hash]',
-    metafile: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  const chooser = dev
+    ? null
+    : await esbuild.build({
+        entryPoints: { chooser: 'src/client/chooser.ts' },
+        absWorkingDir: ROOT_DIR,
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        target: ['es2022'],
+        platform: 'browser',
+        outdir: assetsDir,
+        entryNames: '[name]-[hash]',
+        metafile: true,
+        legalComments: 'none',
+        logLevel: 'warning',
+      });
 
   await esbuild.build({
     entryPoints: ['src/server/main.ts'],
@@ -102,23 +104,25 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     logLevel: 'warning',
   });
 
-  // `npm run export`'s program: the server's own modules (one renderer), bundled the same way.
-  await esbuild.build({
-    entryPoints: { export: 'src/export/main.ts' },
-    absWorkingDir: ROOT_DIR,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: ['node20'],
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    outdir: join(dist, 'export'),
-    jsx: 'automatic',
-    define: dev ? {} : { 'process.env.NODE_ENV': '"production"' },
-    minifyWhitespace: !dev,
-    minifySyntax: !dev,
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+  // `npm run export`'s program: the server's own modules (one renderer), bundled the same way
+  // (not for `npm run dev`, which serves and never exports).
+  if (!dev)
+    await esbuild.build({
+      entryPoints: { export: 'src/export/main.ts' },
+      absWorkingDir: ROOT_DIR,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: ['node20'],
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      outdir: join(dist, 'export'),
+      jsx: 'automatic',
+      define: dev ? {} : { 'process.env.NODE_ENV': '"production"' },
+      minifyWhitespace: !dev,
+      minifySyntax: !dev,
+      sourcemap: true,
+      logLevel: 'warning',
+    });
 
   const outputs = Object.entries(client.metafile.outputs);
   const entry = (name: string, ext: string) => {
@@ -149,8 +153,8 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     writeFileSync(join(dist, 'client', file.url), file.json);
     search[file.locale] = file.url;
   }
-  const [chooserFile] = Object.keys(chooser.metafile.outputs);
-  const chooserUrl = `/${relative(join(dist, 'client'), join(ROOT_DIR, chooserFile!)).split('\\').join('/')}`;
+  const chooserFile = chooser && Object.keys(chooser.metafile.outputs)[0]!;
+  const chooserUrl = chooserFile && `/${relative(join(dist, 'client'), join(ROOT_DIR, chooserFile)).split('\\').join('/')}`;
   const manifest = { build, js, css: entry('styles', '.css'), icon, preload, search, chooser: chooserUrl };
   writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
@@ -160,7 +164,7 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     dist,
     [
       ...outputs.map(([file]) => join(ROOT_DIR, file)),
-      join(dist, 'client', chooserUrl),
+      ...(chooserUrl ? [join(dist, 'client', chooserUrl)] : []),
       ...Object.values(search).map((url) => join(dist, 'client', url)),
     ],
     [js, ...preload, manifest.css].map((path) => join(dist, 'client', path)),
