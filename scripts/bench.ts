@@ -9,12 +9,14 @@
  *   the server never talks to a real Sentry.
  * - search (scripts/bench-search.ts): index sizes, server search throughput,
  *   typing to results in Chromium;
+ * - export (scripts/bench/export-pass.ts): `npm run export` of the default site and
+ *   of a generated 10,000-page site: time, files, bytes and peak memory;
  * - large site (`--pages N`, instead of the three above): a generated site of N
  *   pages (N/5 per locale) built into a temporary folder: build time, cold start,
  *   idle RSS, RSS after every page was requested once (HTML and data), cached and
  *   uncached req per CPU-s on one of its pages beside the default site's, and the
  *   weight of the same page in both.
- * `--only pages`, `--only monitoring` or `--only search` runs one pass. Ends by itself in about
+ * `--only pages`, `--only monitoring`, `--only search` or `--only export` runs one pass. Ends by itself in about
  * three minutes and stops what it started. Not part of `npm test`: a benchmark,
  * not a timed test. Peers (Next.js, bare React...): `npm run bench:peers`.
  *
@@ -66,7 +68,7 @@ type Row = {
   peakRssMb: number;
 };
 
-const PASSES = ['pages', 'monitoring', 'search'] as const;
+const PASSES = ['pages', 'monitoring', 'search', 'export'] as const;
 type Pass = (typeof PASSES)[number];
 /** The page the monitoring pass loads, and every cold start waits for. */
 const DOCS_PAGE = '/de/docs/guides/install';
@@ -91,6 +93,7 @@ async function main() {
   if (passes.includes('pages')) await pagesPass(build);
   if (passes.includes('monitoring')) await monitoringPass();
   if (passes.includes('search')) await (await import('./bench-search.ts')).searchPass();
+  if (passes.includes('export')) await (await import('./bench/export-pass.ts')).exportPass();
   if (largePages) await largeSitePass(largePages);
 }
 

@@ -56,6 +56,25 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     logLevel: 'warning',
   });
 
+  // The root chooser of a static export (`npm run export`): a file of its own, outside
+  // the site's bundle and its chunks, so it adds nothing to any page's first load.
+  const chooser = dev
+    ? null
+    : await esbuild.build({
+        entryPoints: { chooser: 'src/client/chooser.ts' },
+        absWorkingDir: ROOT_DIR,
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        target: ['es2022'],
+        platform: 'browser',
+        outdir: assetsDir,
+        entryNames: '[name]-[hash]',
+        metafile: true,
+        legalComments: 'none',
+        logLevel: 'warning',
+      });
+
   await esbuild.build({
     entryPoints: ['src/server/main.ts'],
     absWorkingDir: ROOT_DIR,
@@ -86,6 +105,26 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     sourcemap: true,
     logLevel: 'warning',
   });
+
+  // `npm run export`'s program: the server's own modules (one renderer), bundled the same way
+  // (not for `npm run dev`, which serves and never exports).
+  if (!dev)
+    await esbuild.build({
+      entryPoints: { export: 'src/export/main.ts' },
+      absWorkingDir: ROOT_DIR,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: ['node20'],
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      outdir: join(dist, 'export'),
+      jsx: 'automatic',
+      define: dev ? {} : { 'process.env.NODE_ENV': '"production"' },
+      minifyWhitespace: !dev,
+      minifySyntax: !dev,
+      sourcemap: true,
+      logLevel: 'warning',
+    });
 
   const outputs = Object.entries(client.metafile.outputs);
   const entry = (name: string, ext: string) => {
@@ -118,7 +157,9 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   }
   const { localesDir, locales } = loadConfig({ ...process.env, PORT: '0' });
   const images = buildImages(localesDir, locales, assetsDir);
-  const manifest: Manifest = { build, js, css: entry('styles', '.css'), icon, preload, search, images };
+  const chooserFile = chooser && Object.keys(chooser.metafile.outputs)[0]!;
+  const chooserUrl = chooserFile ? `/${relative(join(dist, 'client'), join(ROOT_DIR, chooserFile)).split('\\').join('/')}` : null;
+  const manifest: Manifest = { build, js, css: entry('styles', '.css'), icon, preload, search, images, chooser: chooserUrl };
   writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
   if (dev) return;
@@ -127,12 +168,13 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     dist,
     [
       ...outputs.map(([file]) => join(ROOT_DIR, file)),
+      ...(chooserUrl ? [join(dist, 'client', chooserUrl)] : []),
       ...Object.values(search).map((url) => join(dist, 'client', url)),
       ...Object.values(images).map((image) => join(dist, 'client', image.path)),
     ],
     [js, ...preload, manifest.css].map((path) => join(dist, 'client', path)),
   );
-  console.log(`build ${build}: dist/manifest.json, dist/server/main.js`);
+  console.log(`build ${build}: dist/manifest.json, dist/server/main.js, dist/export/export.js`);
 }
 
 function hashedCopy(source: string, name: string, assetsDir: string): string {

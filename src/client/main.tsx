@@ -3,6 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { App } from '../routes/app.tsx';
 import { readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
 import { RootErrorBoundary } from './error-screen.tsx';
+import { localPages, noteNav } from './local-pages.ts';
 import { type ClientNavigator, createNavigator } from './navigator.ts';
 import { reportError, startReporting } from './reporting.ts';
 import { createSearchSource } from './search.ts';
@@ -28,8 +29,9 @@ function ClientApp({ navigator }: { navigator: ClientNavigator }) {
 // The server embedded this page's data and its locale's messages: hydrate #root with them.
 const payload = readPayload(document);
 startReporting(payload.monitoring);
-const nav = createNavigator(payload);
 const search = createSearchSource(payload.search ?? {}, payload.page.build);
+noteNav(payload.page);
+const nav = createNavigator(payload, localPages(payload.search ?? {}, search, payload.page.build, payload.page.locales));
 const logAndReport = (error: unknown) => {
   console.error(error);
   reportError(error);

@@ -11,7 +11,7 @@ import { updateHead } from './head.ts';
 import { makeClientIntl } from './intl.ts';
 import { anchorOf, isPlainClick, pagePathOf } from './links.ts';
 import { rememberLocale } from './locale-cookie.ts';
-import { createPageLoader, type LoadResult } from './page-loader.ts';
+import { createPageLoader, type LoadResult, type LocalPages } from './page-loader.ts';
 import { createPrefetcher } from './prefetch.ts';
 import { showProgressSoon } from './progress.ts';
 import { reloadGuard } from './reload-guard.ts';
@@ -27,14 +27,16 @@ export type NavState = {
 
 /**
  * `push`: a new entry; `replace`: a link to the page already shown (the browser
- * would not add an entry either); `pop`: back/forward to an entry that exists.
+ * would not add an entry either); `pop`: back/forward to an entry that exists;
+ * `settle`: the document's own URL, made in the browser (a static host's search
+ * page), which must not reload on failure (that would be the same document again).
  */
-type Mode = 'push' | 'replace' | 'pop';
+type Mode = 'push' | 'replace' | 'pop' | 'settle';
 
 /** Redirects followed by client navigation before it lets the browser load the page itself. */
 const MAX_REDIRECTS = 2;
 
-export function createNavigator(initial: Payload) {
+export function createNavigator(initial: Payload, local: LocalPages) {
   const messages = new Map<string, CompiledMessages>([[initial.page.locale, initial.messages ?? {}]]);
   const intls = new Map<string, Translator>();
   const intlFor = (locale: string) => {
@@ -45,7 +47,7 @@ export function createNavigator(initial: Payload) {
     }
     return intl;
   };
-  const loader = createPageLoader(initial.page.build, (locale) => messages.has(locale));
+  const loader = createPageLoader(initial.page.build, (locale) => messages.get(locale), local);
   const scroll = createScrollMemory();
 
   const listeners = new Set<() => void>();
@@ -81,6 +83,7 @@ export function createNavigator(initial: Payload) {
     }
     if (seq !== sequence) return;
 
+    if (mode === 'settle' && result.kind !== 'page') return;
     if (result.kind === 'reload' || (result.kind === 'redirect' && redirects >= MAX_REDIRECTS)) return fullLoad(url, mode);
     if (result.kind === 'redirect') {
       const target = new URL(result.to, location.href);
@@ -94,7 +97,7 @@ export function createNavigator(initial: Payload) {
     if (mode === 'push') {
       scroll.save();
       history.pushState({ scroll: null }, '', url.pathname + url.search + url.hash);
-    } else if (mode === 'replace') {
+    } else if (mode !== 'pop') {
       history.replaceState({ scroll: null }, '', url.pathname + url.search + url.hash);
     } else {
       restore = scroll.saved();
@@ -154,6 +157,8 @@ export function createNavigator(initial: Payload) {
       scroll.start();
       prefetcher.start();
       reloadGuard.loaded();
+      // A static host serves one search page for every query: the browser runs the URL's.
+      if (state.page.screen.screen === 'search' && state.page.screen.staticHost) void navigate(new URL(location.href), 'settle');
     },
 
     stop,

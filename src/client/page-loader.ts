@@ -1,5 +1,7 @@
-import { dataUrl } from '../routes/page-data.ts';
-import type { Payload } from '../routes/types.ts';
+import type { CompiledMessages } from '../i18n/intl.ts';
+import { dataUrl, messagesUrl } from '../routes/page-data.ts';
+import type { PageData, Payload } from '../routes/types.ts';
+import { noteNav } from './local-pages.ts';
 
 /**
  * Fetches page data for a page key (a path; a search page's carries its query). One cache for prefetches and clicks (pages are
@@ -12,40 +14,61 @@ export type LoadResult =
   /** Stale build, network error, 5xx or anything unexpected: load the document instead. */
   | { kind: 'reload' };
 
+/**
+ * Pages the browser makes itself instead of fetching (a search, from the locale's
+ * index: see local-pages.ts), given the locale's messages; null for any other key.
+ */
+export type LocalPages = (key: string, messages: Promise<CompiledMessages | null>) => Promise<PageData> | null;
+
 const MAX_ENTRIES = 64;
 
-export function createPageLoader(build: string, hasMessages: (locale: string) => boolean) {
+export function createPageLoader(build: string, knownMessages: (locale: string) => CompiledMessages | undefined, local: LocalPages) {
   const cache = new Map<string, Promise<LoadResult>>();
 
-  function urlFor(path: string): string {
-    const locale = path.split('/')[1] ?? '';
-    // The locale's messages come along only when the client does not have them yet.
-    const url = dataUrl(build, path);
-    return hasMessages(locale) ? url : `${url}${url.includes('?') ? '&' : '?'}messages=1`;
+  /** JSON from a same-origin data URL: null for anything but 200 or 404 with JSON (409: another build; 5xx...). */
+  async function fetchJson<T>(url: string, signal?: AbortSignal): Promise<T | null> {
+    try {
+      const response = await fetch(url, { signal, credentials: 'same-origin', headers: { Accept: 'application/json' } });
+      if (response.status !== 200 && response.status !== 404) return null;
+      return (await response.json()) as T;
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      return null;
+    }
   }
 
-  async function fetchData(url: string, signal?: AbortSignal): Promise<LoadResult> {
-    let response: Response;
-    try {
-      response = await fetch(url, { signal, credentials: 'same-origin', headers: { Accept: 'application/json' } });
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
-      return { kind: 'reload' };
-    }
-    // 409: the server runs another build. 5xx, 4xx other than 404: let the document request deal with it.
-    if (response.status !== 200 && response.status !== 404) return { kind: 'reload' };
-    try {
-      const body = (await response.json()) as Partial<Payload> & { redirect?: string };
-      if (typeof body.redirect === 'string') return { kind: 'redirect', to: body.redirect };
-      if (body.page && body.page.build === build) return { kind: 'page', payload: body as Payload };
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
+  async function fetchPage(path: string, signal?: AbortSignal): Promise<LoadResult> {
+    const body = await fetchJson<Partial<Payload> & { redirect?: string }>(dataUrl(build, path), signal);
+    if (typeof body?.redirect === 'string') return { kind: 'redirect', to: body.redirect };
+    if (body?.page?.build === build) {
+      noteNav(body.page);
+      return { kind: 'page', payload: { page: body.page } };
     }
     return { kind: 'reload' };
   }
 
+  // A page in a locale whose messages the client lacks: its data and the messages,
+  // two files fetched side by side (a static host serves both; it ignores queries).
+  async function loadPage(path: string, signal?: AbortSignal): Promise<LoadResult> {
+    const locale = path.split('/')[1] ?? '';
+    const known = knownMessages(locale);
+    const messages = known ? Promise.resolve(known) : fetchJson<CompiledMessages>(messagesUrl(build, locale), signal);
+    const made = local(path, messages);
+    const [result, arrived] = await Promise.all([
+      made
+        ? made.then(
+            (page): LoadResult => ({ kind: 'page', payload: { page } }),
+            (): LoadResult => ({ kind: 'reload' }),
+          )
+        : fetchPage(path, signal),
+      messages,
+    ]);
+    if (result.kind !== 'page' || known) return result;
+    return arrived ? { kind: 'page', payload: { ...result.payload, messages: arrived } } : { kind: 'reload' };
+  }
+
   // Keyed by page path, not URL: once a locale's messages arrived, the same page
-  // without `?messages=1` is the same page.
+  // without them is the same page.
   function remember(path: string, promise: Promise<LoadResult>, signal?: AbortSignal): Promise<LoadResult> {
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(path, promise);
@@ -69,11 +92,11 @@ export function createPageLoader(build: string, hasMessages: (locale: string) =>
   return {
     /** For a click or history move: reuses a prefetch, else fetches with the caller's abort signal. */
     load(path: string, signal: AbortSignal): Promise<LoadResult> {
-      return cache.get(path) ?? remember(path, fetchData(urlFor(path), signal), signal);
+      return cache.get(path) ?? remember(path, loadPage(path, signal), signal);
     },
     /** Warms the cache; never aborted by navigations, so its result can be reused. */
     prefetch(path: string): void {
-      if (!cache.has(path)) remember(path, fetchData(urlFor(path))).catch(() => {});
+      if (!cache.has(path)) remember(path, loadPage(path)).catch(() => {});
     },
   };
 }

@@ -2,7 +2,10 @@
 import { dataUrl, pageKey } from '../routes/page-data.ts';
 import type { Searcher } from '../routes/search-box.tsx';
 import { loadSearchIndex, searchIndex } from '../routes/search/engine.ts';
-import type { Payload } from '../routes/types.ts';
+import type { CompiledMessages, Translator } from '../i18n/intl.ts';
+import { searchPageData } from '../routes/search/page.ts';
+import { parseSearchQuery } from '../routes/search/query.ts';
+import type { LocaleLink, NavEntry, PageData, Payload } from '../routes/types.ts';
 
 /** Results kept per query, as many as the server's page lists (the box shows the first few). */
 const RESULTS = 20;
@@ -34,4 +37,39 @@ export function serverSearcher(build: string, locale: string): Searcher {
     if (page.screen.screen !== 'search') throw new Error('search: not a search page');
     return { total: page.screen.total, hits: page.screen.hits };
   };
+}
+
+/**
+ * The search page for a URL's query, made here as the server makes it (see
+ * local-pages.ts). A query the server would refuse fails, and the document is loaded instead.
+ */
+export async function localSearchPage({
+  search,
+  locale,
+  nav,
+  messages,
+  source,
+  build,
+  locales,
+  makeIntl,
+}: {
+  /** The page key's query, without its `?`. */
+  search: string;
+  locale: string;
+  nav: NavEntry[];
+  messages: Promise<CompiledMessages | null>;
+  source: (locale: string) => Promise<Searcher>;
+  build: string;
+  locales: readonly LocaleLink[];
+  /** The main bundle's (makeClientIntl), passed in so that this chunk shares no module with it. */
+  makeIntl: (locale: string, messages: CompiledMessages) => Translator;
+}): Promise<PageData> {
+  const query = parseSearchQuery(search);
+  if (query.kind === 'reject') throw new Error(query.reason);
+  const [arrived, results] = await Promise.all([
+    messages,
+    query.query ? source(locale).then((search) => search(query.query, new AbortController().signal)) : { total: 0, hits: [] },
+  ]);
+  if (!arrived) throw new Error(`no messages for ${locale}`);
+  return searchPageData({ build, intl: makeIntl(locale, arrived), nav, locales, query: query.query, results });
 }

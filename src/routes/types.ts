@@ -40,9 +40,21 @@ export type ScreenData =
       readingMinutes: number;
     }
   | { screen: 'article'; title: string; html: string }
+  /** `path`: what the visitor asked for; empty in an exported not-found page, which answers for any path. */
   | { screen: 'not-found'; path: string }
   /** Made per request from the visitor's query (never cached by path); `hits` are the first of `total`. */
-  | { screen: 'search'; query: string; total: number; hits: SearchHit[] };
+  | {
+      screen: 'search';
+      query: string;
+      total: number;
+      hits: SearchHit[];
+      /**
+       * The page `npm run export` writes for a static host, where no server runs the query:
+       * the browser runs it (the client replaces this page at start), and without
+       * JavaScript the page says that search needs it.
+       */
+      staticHost?: true;
+    };
 
 export type ScreenId = ScreenData['screen'];
 

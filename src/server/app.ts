@@ -7,10 +7,12 @@ import { cachePolicy } from './cache-policy.ts';
 import type { Config } from './config.ts';
 import { appErrorListener, errorsMiddleware, HttpError } from './errors.ts';
 import { FIXED_ROUTES } from './fixed-routes.ts';
+import { healthMiddleware } from './health.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
 import { pageDataMiddleware } from './page-data-route.ts';
 import { pagesMiddleware } from './pages.ts';
+import { browserMonitoring } from './page-document.ts';
 import { RenderCache } from './bounded-cache.ts';
 import { sendStored } from './send.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -26,7 +28,6 @@ const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
 const NOT_FOUND_CACHE_BYTES = 4 * 1024 * 1024;
 /** Search pages kept (by query; the same bound as not-found pages, for the same reason). */
 const SEARCH_CACHE_BYTES = 4 * 1024 * 1024;
-const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
 export type AppParts = {
   config: Config;
@@ -87,13 +88,14 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   const fixed = new Router({ strict: true, sensitive: true });
   const assets = serve(join(config.distDir, 'client'), {
     index: false,
-    // Content-hashed names never change meaning: caches may keep them for a year.
-    maxage: ONE_YEAR_MS,
-    immutable: true,
     // Precompressed .br/.gz written by the build.
     brotli: true,
     gzip: true,
-    setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding'),
+    setHeaders: (res) => {
+      res.setHeader('Vary', 'Accept-Encoding');
+      // Content-hashed names never change meaning: caches may keep them for a year (koa-send keeps a Cache-Control already set).
+      res.setHeader('Cache-Control', policy.asset);
+    },
   });
   // koa-static passes on what it does not find: under /assets that is a 404, not a page.
   // Search indexes are served from memory: the server may have made them itself (content changed since the build).
@@ -101,18 +103,17 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     const body = runtime.search.asset(ctx.path);
     if (!body) return next();
     ctx.type = 'application/json; charset=utf-8';
-    ctx.set('Cache-Control', `public, max-age=${ONE_YEAR_MS / 1000}, immutable`);
+    ctx.set('Cache-Control', policy.asset);
     sendStored(ctx, body);
   };
   fixed.get(FIXED_ROUTES.assets, searchIndex, assets, () => {
     throw new HttpError(404, 'Not found');
   });
-  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
-  fixed.get(FIXED_ROUTES.health, (ctx) => {
-    ctx.set('Cache-Control', policy.never);
-    ctx.status = lifecycle.draining ? 503 : 200;
-    ctx.body = { status: lifecycle.draining ? 'draining' : 'ok', build: runtime.manifest.build };
-  });
+  fixed.get(
+    FIXED_ROUTES.pageData,
+    pageDataMiddleware({ ...runtime, build: runtime.manifest.build, locales: config.locales, cache, policy }),
+  );
+  fixed.get(FIXED_ROUTES.health, healthMiddleware({ lifecycle, build: runtime.manifest.build, never: policy.never }));
   fixed.get(FIXED_ROUTES.sitemap, (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';
     ctx.set('Cache-Control', policy.page);
@@ -125,13 +126,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   });
   app.use(fixed.routes());
 
-  const monitoring = config.sentry && {
-    dsn: config.sentry.dsn,
-    tunnel: config.monitoring.path,
-    environment: config.sentry.environment,
-    release: config.sentry.release ?? runtime.manifest.build,
-    tracesSampleRate: config.sentry.tracesSampleRate,
-  };
+  const monitoring = browserMonitoring(config, runtime.manifest.build);
   app.use(
     pagesMiddleware({
       ...runtime,

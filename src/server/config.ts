@@ -10,6 +10,8 @@ import { dsnToString, parseDsn, type Dsn } from './relay/dsn.ts';
  * once, and a bad one stops start-up with a single line naming the variable.
  */
 export type Config = Readonly<{
+  /** `site`: the whole server; `relay`: the monitoring relay and /healthz only (for a site exported to a static host). */
+  serve: 'site' | 'relay';
   port: number;
   host: string;
   /** Origin for every absolute URL we print (canonical, hreflang, sitemap): never the Host header. */
@@ -72,7 +74,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (found.some((locale) => locale.toLowerCase() === firstSegment) || FIXED_FIRST_SEGMENTS.includes(firstSegment)) {
     throw new ConfigError('MONITORING_PATH', `"${monitoringPath}" would shadow a locale or a fixed route`);
   }
+  const serve = readChoice(env, 'SERVE', ['site', 'relay'] as const, 'site');
+  const sentry = readSentry(env);
+  if (serve === 'relay' && !sentry) throw new ConfigError('SERVE', '"relay" runs the monitoring relay, which needs SENTRY_DSN');
   return Object.freeze({
+    serve,
     port,
     host,
     publicUrl: readPublicUrl(env, port),
@@ -97,7 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveTimeoutMs: readInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, { min: 1000, max: 600_000 }),
       maxHeaderSize: 16_384,
     },
-    sentry: readSentry(env),
+    sentry,
     monitoring: {
       path: monitoringPath,
       maxBytes: readInteger(env, 'MONITORING_MAX_BYTES', 5 * 1024 * 1024, { min: 1024, max: 100 * 1024 * 1024 }),

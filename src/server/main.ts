@@ -9,6 +9,7 @@ import type { Relay } from './relay/index.ts';
 import { serve, type Serving } from './serve.ts';
 import { flushServerMonitoring, startServerMonitoring } from './server-monitoring.ts';
 import { prepareSite, type PreparedSite } from './prepare-site.ts';
+import { readManifest } from './manifest.ts';
 
 // Start-up: read the configuration, then either run the server here
 // (WEB_CONCURRENCY=1) or become the primary of that many workers.
@@ -36,11 +37,18 @@ if (cluster.isPrimary && config.webConcurrency > 1) {
 }
 
 async function startWorker(config: Config): Promise<void> {
-  let runtime: PreparedSite;
-  try {
-    runtime = await prepareSite(config);
-  } catch (error) {
-    fail(`cannot start: ${(error as Error).message}`, error instanceof ContentError ? 1 : 2);
+  // SERVE=relay: no site to prepare (a static host serves it); the build, if there is one, names the release.
+  let runtime: PreparedSite | undefined;
+  let build: string | null = null;
+  if (config.serve === 'site') {
+    try {
+      runtime = await prepareSite(config);
+    } catch (error) {
+      fail(`cannot start: ${(error as Error).message}`, error instanceof ContentError ? 1 : 2);
+    }
+    build = runtime.manifest.build;
+  } else {
+    build = buildIfAny(config);
   }
   // With SENTRY_DSN, monitoring adds nothing before `listen`: the SDK loads right after
   // (server errors wait for it in server-monitoring.ts), the relay (undici) on the first
@@ -48,13 +56,13 @@ async function startWorker(config: Config): Promise<void> {
   const relay = config.sentry && relayOnFirstUse(config, config.sentry);
   let serving: Serving;
   try {
-    serving = await serve({ config, runtime, log, relay });
+    serving = await serve(runtime ? { config, runtime, log, relay } : { config, log, relay, relayOnly: { build } });
   } catch (error) {
     fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
   if (config.sentry) {
     // No request has run yet: `listen` answered, and we are still in its continuation.
-    startServerMonitoring(config.sentry, runtime.manifest.build).catch((error) =>
+    startServerMonitoring(config.sentry, build ?? 'relay').catch((error) =>
       log.error('server monitoring did not start', { error: error as Error }),
     );
   }
@@ -101,4 +109,13 @@ function relayOnFirstUse(config: Config, sentry: SentryConfig) {
       await (await relay?.catch(() => null))?.close();
     },
   };
+}
+
+/** The build id of dist/, when there is one: a relay-only process runs without the site. */
+function buildIfAny(config: Config): string | null {
+  try {
+    return readManifest(config.distDir).build;
+  } catch {
+    return null;
+  }
 }

@@ -19,6 +19,8 @@ export type Manifest = {
    * the pixel size. Filled by the build; empty when the site has none.
    */
   images: Record<string, { path: string; width: number; height: number }>;
+  /** The root chooser's script, for a static export's `/` (src/client/chooser.ts); null in a build from before it. */
+  chooser: string | null;
 };
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -42,5 +44,6 @@ export function readManifest(distDir: string): Manifest {
     preload: Array.isArray(data.preload) ? data.preload : [],
     search: typeof data.search === 'object' && data.search !== null ? data.search : {},
     images: typeof data.images === 'object' && data.images !== null ? data.images : {},
+    chooser: typeof data.chooser === 'string' ? data.chooser : null,
   };
 }

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { escapeJsonForHtml, isPerRequest, parseDataUrl } from '../routes/page-data.ts';
+import { escapeJsonForHtml, isPerRequest, messagesLocaleOf, parseDataUrl } from '../routes/page-data.ts';
+import type { PageData } from '../routes/types.ts';
 import type { Decider } from './decide.ts';
 import { HttpError } from './errors.ts';
 import type { CachePolicy } from './cache-policy.ts';
@@ -8,14 +10,23 @@ import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './bounded-cache.ts';
 import { answeredNotModified, negotiateEncoding, sendStored } from './send.ts';
 
-type Deps = { decide: Decider; store: PageStore; build: string; cache: RenderCache | null; policy: CachePolicy };
+type Deps = {
+  decide: Decider;
+  store: PageStore;
+  build: string;
+  locales: readonly string[];
+  cache: RenderCache | null;
+  policy: CachePolicy;
+};
 
 /**
  * Page data for client-side navigation: `/_data/<build>/<locale>/<slug>.json`.
  * The same parse -> decide as a document request, answered as JSON.
- * `?messages=1` adds the locale's messages (the client asks when the locale changes).
+ * `/_data/<build>/_messages/<locale>.json` is a locale's messages (the client asks
+ * when the locale changes).
  */
-export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps): Middleware {
+export function pageDataMiddleware({ decide, store, build, locales, cache, policy }: Deps): Middleware {
+  const messages = messagesBodies(store, locales);
   return async (ctx) => {
     const target = parseDataUrl(ctx.path);
     if (!target) throw new HttpError(404, 'Not found');
@@ -27,7 +38,17 @@ export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps
       ctx.body = { stale: true, build };
       return;
     }
-    // Only `q` (the search page's query) is the page's business; `messages` is ours.
+    const messagesLocale = messagesLocaleOf(target.pagePath);
+    if (messagesLocale !== null) {
+      const body = messages(messagesLocale);
+      if (!body) throw new HttpError(404, 'Not found');
+      ctx.status = 200;
+      ctx.set('Cache-Control', policy.page);
+      const encoding = negotiateEncoding(ctx);
+      if (answeredNotModified(ctx, body.etag, encoding)) return;
+      return sendStored(ctx, body.stored, encoding);
+    }
+    // Only `q` (the search page's query) is the page's business.
     // As `ctx.search`, which parseLocation takes: '' or '?…'.
     const query = ctx.querystring
       .split('&')
@@ -45,26 +66,51 @@ export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps
         return;
       case 'page': {
         const { page } = decision;
-        const withMessages = ctx.query.messages === '1';
         ctx.status = page.status;
         ctx.set('Cache-Control', page.status === 200 ? policy.page : policy.notFound);
         const encoding = negotiateEncoding(ctx);
-        // The page's own validator, told apart from its document's and from the variant with messages.
-        const etag = store.etag(page)?.replace(/"$/, withMessages ? '-dm"' : '-d"');
+        // The page's own validator, told apart from its document's.
+        const etag = store.etag(page)?.replace(/"$/, '-d"');
         if (answeredNotModified(ctx, etag, encoding)) return;
-        const key = `${withMessages ? 'data+messages' : 'data'}:${page.path}`;
+        const key = `data:${page.path}`;
         const perRequest = isPerRequest(page);
         let body = perRequest ? undefined : cache?.get(key);
         if (!body) {
-          const json = JSON.stringify(withMessages ? { page, messages: store.messages(page.locale) } : { page });
-          // A not-found or search answer names what the visitor sent: escaped like the embedded
-          // payload, so no byte of a request goes back out as raw `<` (defence in depth beside
-          // nosniff). Pages carry only our own content, whose HTML would grow by a quarter if escaped.
-          body = new StoredBody(Buffer.from(perRequest ? escapeJsonForHtml(json) : json));
+          body = new StoredBody(Buffer.from(pageDataJson(page)));
           if (cache && !perRequest) cache.set(key, body);
         }
         sendStored(ctx, body, encoding);
       }
     }
+  };
+}
+
+/** A page's data as the client fetches it: what the server answers and the static export writes. */
+export function pageDataJson(page: PageData): string {
+  const json = JSON.stringify({ page });
+  // A not-found or search answer names what the visitor sent: escaped like the embedded
+  // payload, so no byte of a request goes back out as raw `<` (defence in depth beside
+  // nosniff). Pages carry only our own content, whose HTML would grow by a quarter if escaped.
+  return isPerRequest(page) ? escapeJsonForHtml(json) : json;
+}
+
+/** A locale's messages as the client fetches them (the export writes the same). */
+export function messagesJson(store: Pick<PageStore, 'messages'>, locale: string): string {
+  return JSON.stringify(store.messages(locale));
+}
+
+/** Each locale's messages body and its validator, made on first request; undefined for a locale we do not have. */
+function messagesBodies(store: PageStore, locales: readonly string[]) {
+  const made = new Map<string, { stored: StoredBody; etag: string }>();
+  return (locale: string) => {
+    if (!locales.includes(locale)) return undefined;
+    let body = made.get(locale);
+    if (!body) {
+      const json = messagesJson(store, locale);
+      const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}-m"`;
+      body = { stored: new StoredBody(Buffer.from(json)), etag };
+      made.set(locale, body);
+    }
+    return body;
   };
 }

@@ -4,7 +4,7 @@ import { makeIntl, type CompiledMessages, type Translator } from '../i18n/intl.t
 import { SECTIONS } from '../routes/layout.tsx';
 import { pagePath } from '../routes/location.ts';
 import type { SearchResults } from '../routes/search/engine.ts';
-import { SEARCH_SLUG, searchPath } from '../routes/search/query.ts';
+import { searchPageData } from '../routes/search/page.ts';
 import type { Head, LocaleLink, NavEntry, PageData } from '../routes/types.ts';
 import type { Site, SourcePage } from './content/site.ts';
 import { BoundedCache } from './bounded-cache.ts';
@@ -154,28 +154,8 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
         screen: { screen: 'not-found', path },
       };
     },
-    searchPage(locale, query, { total, hits }) {
-      const intl = intls.get(locale)!;
-      const title = query ? intl.formatMessage({ id: 'search.titleWithQuery' }, { query }) : intl.formatMessage({ id: 'search.title' });
-      return {
-        build,
-        status: 200,
-        locale,
-        dir: directionOf(locale),
-        path: pagePath(locale, SEARCH_SLUG),
-        head: {
-          title: `${title} · ${intl.formatMessage({ id: 'site.name' })}`,
-          description: intl.formatMessage({ id: 'search.title' }),
-          // No canonical: the document says noindex, and the sitemap never lists it.
-          canonical: null,
-          alternates: [],
-        },
-        nav: navs.get(locale)!,
-        locales: localeLinks(site, SEARCH_SLUG, autonyms).map((link) => ({ ...link, path: searchPath(link.locale, query) })),
-        fallback: null,
-        outdated: null,
-        screen: { screen: 'search', query, total, hits },
-      };
+    searchPage(locale, query, results) {
+      return searchPageData({ build, intl: intls.get(locale)!, nav: navs.get(locale)!, locales: switcherFor(''), query, results });
     },
     intl: (locale) => intls.get(locale)!,
     messages: (locale) => messages.get(locale)!,

@@ -1,21 +1,17 @@
 import type { Context, Middleware } from 'koa';
-import { createElement } from 'react';
-import { App } from '../routes/app.tsx';
 import { isBot } from './bots.ts';
 import type { CachePolicy } from './cache-policy.ts';
 import { StoredBody } from './compression.ts';
 import type { Decider } from './decide.ts';
-import { documentShell } from './document.ts';
 import { HttpError } from './errors.ts';
 import type { Logger } from './log.ts';
 import { reportServerError } from './server-monitoring.ts';
 import type { Manifest } from './manifest.ts';
 import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './bounded-cache.ts';
-import { renderStream } from './render.ts';
+import { type DocumentRenderer, documentRenderer } from './page-document.ts';
 import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream } from './send.ts';
 import type { MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
-import { serializePayload, serializePayloadRest } from '../routes/page-data.ts';
 import { searchPath } from '../routes/search/query.ts';
 
 type Deps = {
@@ -37,21 +33,8 @@ type Deps = {
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
 export function pagesMiddleware(deps: Deps): Middleware {
-  const { decide, policy, store, monitoring, searchIndexes } = deps;
-  // The embedded JSON's largest part, the locale's messages (with the search index
-  // URLs and the monitoring settings), is the same for every page of the locale:
-  // serialized once, at the first render in that locale. The page's own part,
-  // without its HTML, is small, so it is made per render (no per-page cache to outgrow the page cache).
-  const rests = new Map<string, string>();
-  const embedded = (page: PageData): string => {
-    let rest = rests.get(page.locale);
-    if (rest === undefined) {
-      rest = serializePayloadRest({ messages: store.messages(page.locale), search: searchIndexes, ...(monitoring && { monitoring }) });
-      rests.set(page.locale, rest);
-    }
-    return serializePayload({ page }, rest);
-  };
-  const sendDeps = { ...deps, embedded };
+  const { decide, policy } = deps;
+  const sendDeps = { ...deps, render: documentRenderer(deps) };
   return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -88,17 +71,7 @@ export function pagesMiddleware(deps: Deps): Middleware {
 async function sendPage(
   ctx: Context,
   page: PageData,
-  {
-    store,
-    manifest,
-    renderTimeoutMs,
-    log,
-    cache,
-    notFoundCache,
-    searchCache,
-    policy,
-    embedded,
-  }: Deps & { embedded: (page: PageData) => string },
+  { store, renderTimeoutMs, log, cache, notFoundCache, searchCache, policy, render }: Deps & { render: DocumentRenderer },
 ): Promise<void> {
   ctx.state.locale = page.locale;
   // The status is known before the first byte: a missing page is a real 404.
@@ -125,8 +98,7 @@ async function sendPage(
   }
 
   let failed = false;
-  const app = createElement(App, { page, intl: store.intl(page.locale) });
-  const stream = await renderStream(app, documentShell(page, manifest, embedded(page)), {
+  const stream = await render(page, {
     waitForAll: isBot(ctx.get('User-Agent')),
     timeoutMs: renderTimeoutMs,
     onError: (error) => {

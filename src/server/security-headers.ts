@@ -34,6 +34,9 @@ const ALWAYS: (readonly [string, string])[] = [
 // HSTS only over https: sent over http it is ignored at best and breaks local setups at worst.
 const HSTS = 'max-age=31536000; includeSubDomains';
 
+/** The header sent over https only (see servedOverHttps); the export writes it for hosts whose PUBLIC_URL is https. */
+export const HTTPS_ONLY_HEADER: readonly [string, string] = ['Strict-Transport-Security', HSTS];
+
 /** Every header we send on every response, HSTS aside: also used for answers Node gives before Koa runs. */
 export const ALWAYS_HEADERS: readonly (readonly [string, string])[] = ALWAYS;
 
@@ -45,14 +48,13 @@ export const ALWAYS_HEADERS: readonly (readonly [string, string])[] = ALWAYS;
 export function securityHeaders({ trustProxy }: { trustProxy: number }): Middleware {
   return (ctx, next) => {
     for (const [name, value] of ALWAYS) ctx.set(name, value);
-    if (servedOverHttps('encrypted' in ctx.req.socket, ctx.get('X-Forwarded-Proto'), trustProxy))
-      ctx.set('Strict-Transport-Security', HSTS);
+    if (servedOverHttps('encrypted' in ctx.req.socket, ctx.get('X-Forwarded-Proto'), trustProxy)) ctx.set(...HTTPS_ONLY_HEADER);
     return next();
   };
 }
 
 /** Headers an error response keeps from the ones set before it failed. */
-export const SECURITY_HEADER_NAMES: readonly string[] = [...ALWAYS.map(([name]) => name), 'Strict-Transport-Security'];
+export const SECURITY_HEADER_NAMES: readonly string[] = [...ALWAYS.map(([name]) => name), HTTPS_ONLY_HEADER[0]];
 
 /**
  * The scheme the visitor used. Without TRUST_PROXY, only our own socket counts.

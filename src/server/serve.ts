@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Config } from './config.ts';
+import type Koa from 'koa';
 import { createApp } from './app.ts';
+import { createRelayApp } from './relay-app.ts';
 import { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
 import { ALWAYS_HEADERS } from './security-headers.ts';
@@ -12,19 +14,32 @@ export type Serving = { server: Server; lifecycle: Lifecycle; shutdown(reason: s
 
 type Parts = {
   config: Config;
-  runtime: PreparedSite;
   log: Logger;
   relay?: { path: string; middleware: import('koa').Middleware; close(): Promise<void> } | null;
-};
+} & (
+  | { runtime: PreparedSite }
+  /** `SERVE=relay`: the relay alone (relay-app.ts); `build` for /healthz and the log. */
+  | { runtime?: undefined; relayOnly: { build: string | null } }
+);
 
 /**
  * One HTTP server with explicit limits, and its graceful shutdown: stop
  * accepting, let in-flight responses finish (streamed pages and relay forwards
  * included), close idle keep-alive sockets, and end within the grace period.
  */
-export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> {
+export function serve(parts: Parts): Promise<Serving> {
+  const { config, log, relay } = parts;
   const lifecycle = new Lifecycle();
-  const app = createApp({ config, runtime, log, lifecycle, relay: relay ?? null });
+  let app: Koa;
+  let build: string | null;
+  if (parts.runtime) {
+    app = createApp({ config, runtime: parts.runtime, log, lifecycle, relay: relay ?? null });
+    build = parts.runtime.manifest.build;
+  } else {
+    if (!relay) throw new Error('SERVE=relay needs the relay (SENTRY_DSN)');
+    app = createRelayApp({ config, log, lifecycle, relay, build: parts.relayOnly.build });
+    build = parts.relayOnly.build;
+  }
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderSize } = config.server;
   const handle = app.callback();
   const server = createServer(
@@ -71,7 +86,14 @@ export function serve({ config, runtime, log, relay }: Parts): Promise<Serving> 
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-      log.info('listening', { port, host: config.host, url: `http://${shown}:${port}`, build: runtime.manifest.build, pid: process.pid });
+      log.info('listening', {
+        port,
+        host: config.host,
+        url: `http://${shown}:${port}`,
+        build,
+        pid: process.pid,
+        ...(parts.runtime ? {} : { serve: 'relay' }),
+      });
       resolve({ server, lifecycle, shutdown });
     });
   });

@@ -5,14 +5,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadSearchIndex, type SearchIndex, type SearchResults, searchIndex } from '../routes/search/engine.ts';
+import { PAGE_RESULTS } from '../routes/search/page.ts';
 import type { SearchIndexes } from '../routes/types.ts';
 import { StoredBody } from './compression.ts';
 import type { Site } from './content/site.ts';
 import type { Manifest } from './manifest.ts';
 import { makeIndexFiles } from './search-indexes.ts';
-
-/** Results a search page lists (and the JSON the box reads when it searches on the server). */
-export const PAGE_RESULTS = 10;
 
 export type SiteSearch = {
   /** For the browser: each locale's index URL, or null where the index is too large and the box asks the server. */

@@ -62,6 +62,23 @@ describe('HTTP caching', () => {
     assert.notEqual(first.headers.etag, (await get(server.url, '/en/about')).headers.etag);
   });
 
+  test("a locale's messages have their own data URL, ETag and 304; an unknown locale or another build is refused", async () => {
+    const build = JSON.parse((await get(server.url, '/healthz')).body).build;
+    const first = await get(server.url, `/_data/${build}/_messages/de.json`);
+    assert.equal(first.status, 200);
+    assert.match(first.headers['content-type'] as string, /^application\/json/);
+    assert.match(first.headers['cache-control'] as string, /^public, max-age=0/);
+    assert.ok(JSON.parse(first.body)['search.count'], 'the compiled messages');
+    assert.notEqual(first.body, (await get(server.url, `/_data/${build}/_messages/fr.json`)).body);
+    assert.equal(
+      (await get(server.url, `/_data/${build}/_messages/de.json`, { 'If-None-Match': first.headers.etag as string })).status,
+      304,
+    );
+    assert.equal((await get(server.url, `/_data/${build}/_messages/xx.json`)).status, 404);
+    assert.equal((await get(server.url, `/_data/${build}/_messages/DE.json`)).status, 404);
+    assert.equal((await get(server.url, '/_data/other/_messages/de.json')).status, 409);
+  });
+
   const kinds: [string, () => Promise<string>, Record<string, string>, RegExp, RegExp | null][] = [
     ['page', async () => '/en/docs', {}, /^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/, /Accept-Encoding/],
     ['page data', () => dataPath('/en/docs'), {}, /^public, max-age=0, s-maxage=\d+/, /Accept-Encoding/],

@@ -83,28 +83,30 @@ test('/healthz says draining with 503 on a kept-alive connection after SIGTERM',
   assert.equal(await exited, 0);
 });
 
-test('SIGTERM lets a relay forward held by a slow upstream finish, refuses new connections, and exits 0', async () => {
-  // Sentry stand-in that takes 1.5 s to answer.
-  const upstream = await startUpstream(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    return { body: '{"id":"0123456789abcdef0123456789abcdef"}' };
+for (const SERVE of ['site', 'relay']) {
+  test(`SIGTERM lets a relay forward held by a slow upstream finish, refuses new connections, and exits 0 (SERVE=${SERVE})`, async () => {
+    // Sentry stand-in that takes 1.5 s to answer.
+    const upstream = await startUpstream(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return { body: '{"id":"0123456789abcdef0123456789abcdef"}' };
+    });
+    try {
+      const dsn = `http://publickey@127.0.0.1:${upstream.port}/42`;
+      const server = await startServer({ SERVE, SENTRY_DSN: dsn, SHUTDOWN_GRACE_MS: '10000' });
+      const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+      const envelope = `${JSON.stringify({ dsn })}\n{"type":"event"}\n{"message":"during shutdown"}\n`;
+      const forwarded = fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope });
+      // Wait until the envelope is at the upstream, then ask the server to stop.
+      while (upstream.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      server.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await assert.rejects(get(server.url, '/en'), /ECONNREFUSED|ECONNRESET|socket hang up/);
+      const response = await forwarded;
+      assert.equal(response.status, 200);
+      assert.equal(await response.text(), '{"id":"0123456789abcdef0123456789abcdef"}');
+      assert.equal(await exited, 0);
+    } finally {
+      await upstream.close();
+    }
   });
-  try {
-    const dsn = `http://publickey@127.0.0.1:${upstream.port}/42`;
-    const server = await startServer({ SENTRY_DSN: dsn, SHUTDOWN_GRACE_MS: '10000' });
-    const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
-    const envelope = `${JSON.stringify({ dsn })}\n{"type":"event"}\n{"message":"during shutdown"}\n`;
-    const forwarded = fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope });
-    // Wait until the envelope is at the upstream, then ask the server to stop.
-    while (upstream.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await assert.rejects(get(server.url, '/en'), /ECONNREFUSED|ECONNRESET|socket hang up/);
-    const response = await forwarded;
-    assert.equal(response.status, 200);
-    assert.equal(await response.text(), '{"id":"0123456789abcdef0123456789abcdef"}');
-    assert.equal(await exited, 0);
-  } finally {
-    await upstream.close();
-  }
-});
+}

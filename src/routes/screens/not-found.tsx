@@ -8,7 +8,9 @@ export function NotFound({ data }: { data: Extract<ScreenData, { screen: 'not-fo
     <article className="not-found">
       <h1 tabIndex={-1}>{intl.formatMessage({ id: 'notFound.title' })}</h1>
       {/* The path is the visitor's own input: React escapes it as text. */}
-      <p>{intl.formatMessage({ id: 'notFound.body' }, { path: data.path })}</p>
+      <p>
+        {data.path ? intl.formatMessage({ id: 'notFound.body' }, { path: data.path }) : intl.formatMessage({ id: 'notFound.bodyNoPath' })}
+      </p>
       <ul>
         <li>
           <a href={home}>{intl.formatMessage({ id: 'notFound.home' })}</a>

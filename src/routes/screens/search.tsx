@@ -4,7 +4,8 @@ import type { ScreenData } from '../types.ts';
 
 /**
  * The results page, `/<locale>/search?q=`: what the server found, rendered like any
- * page (it works without JavaScript; the box in the header holds the query).
+ * page (it works without JavaScript; the box in the header holds the query). On a
+ * static host the browser finds the results (src/client/local-pages.ts).
  */
 export function Search({ data }: { data: Extract<ScreenData, { screen: 'search' }> }) {
   const intl = useIntl();
@@ -12,7 +13,14 @@ export function Search({ data }: { data: Extract<ScreenData, { screen: 'search' 
   return (
     <article className="search-page">
       <h1 tabIndex={-1}>{data.query ? t('search.titleWithQuery', { query: data.query }) : t('search.title')}</h1>
-      {data.query === '' ? (
+      {data.staticHost ? (
+        // Only ever seen without JavaScript: with it, the client runs the query in place of this page.
+        <noscript>
+          <p className="search-empty">
+            {t('search.needsScript')} <a href={`/${intl.locale}/docs`}>{t('search.browseDocs')}</a>
+          </p>
+        </noscript>
+      ) : data.query === '' ? (
         <p className="search-empty">{t('search.empty')}</p>
       ) : data.total === 0 ? (
         <p className="search-empty">

@@ -6,6 +6,9 @@ import { createEnvelope, serializeEnvelope, type Envelope } from '@sentry/core';
 import { createRelay, type Relay, type RelayOptions } from '../../../src/server/relay/index.ts';
 import { parseDsn } from '../../../src/server/relay/dsn.ts';
 import type { Logger } from '../../../src/server/log.ts';
+import { loadConfig } from '../../../src/server/config.ts';
+import { Lifecycle } from '../../../src/server/lifecycle.ts';
+import { createRelayApp } from '../../../src/server/relay-app.ts';
 import { startUpstream, type Reply, type Received, type Upstream } from '../../helpers/upstream.ts';
 
 export const PATH = '/monitoring';
@@ -43,18 +46,30 @@ export function makeEnvelope({
 
 export type RunningRelay = { url: string; port: number; relay: Relay; logs: string[]; close(): Promise<void> };
 
-/** The relay mounted as the app mounts it: exact path, ahead of everything; anything else is 404. */
+/**
+ * Where startRelay mounts the relay: `bare`, as the site's app mounts it (exact
+ * path, ahead of everything; anything else is 404), or `relay-app`, in the app of
+ * `SERVE=relay` (src/server/relay-app.ts), for relay-serve.test.ts.
+ */
+export const harness: { mount: 'bare' | 'relay-app' } = { mount: 'bare' };
+
 export async function startRelay(upstream: Pick<Upstream, 'port'>, options: Partial<RelayOptions> = {}): Promise<RunningRelay> {
   const logs: string[] = [];
   const record = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
     void logs.push(JSON.stringify({ level, msg, ...fields }));
   const log: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
   const relay = createRelay({ dsn: parseDsn(dsnFor(upstream)), maxBytes: 64 * 1024, clientIp: () => CLIENT_IP, log, ...options });
-  const app = new Koa();
-  app.use((ctx, next) => (ctx.path === PATH ? relay.middleware(ctx, next) : next()));
-  app.use((ctx) => {
-    ctx.status = 404;
-  });
+  let app: Koa;
+  if (harness.mount === 'relay-app') {
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SERVE: 'relay', SENTRY_DSN: dsnFor(upstream) });
+    app = createRelayApp({ config, log, lifecycle: new Lifecycle(), relay: { path: PATH, middleware: relay.middleware }, build: null });
+  } else {
+    app = new Koa();
+    app.use((ctx, next) => (ctx.path === PATH ? relay.middleware(ctx, next) : next()));
+    app.use((ctx) => {
+      ctx.status = 404;
+    });
+  }
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,0 +1,139 @@
+// `npm run export`: the whole site as files, for a host with nothing running per
+// request. Every document is the server's own render of that URL (the same decide
+// step, the same renderer, in crawler mode: the complete document), written as soon
+// as it is rendered, so the site is never held in memory at once.
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { dataUrl, messagesUrl } from '../routes/page-data.ts';
+import { searchPath } from '../routes/search/query.ts';
+import type { PageData } from '../routes/types.ts';
+import type { Config } from '../server/config.ts';
+import { pageDataJson, messagesJson } from '../server/page-data-route.ts';
+import { browserMonitoring, documentRenderer } from '../server/page-document.ts';
+import { prepareSite } from '../server/prepare-site.ts';
+import { chooserPage } from './chooser.ts';
+import { ExportError, fileForPath, OutputFolder } from './files.ts';
+import { headersFile } from './hosts/headers-file.ts';
+import { nginxConf } from './hosts/nginx.ts';
+import { redirectsFile } from './hosts/redirects-file.ts';
+import { hostTables } from './hosts/tables.ts';
+
+export type ExportOptions = {
+  config: Config;
+  outDir: string;
+  /** Origin of a `SERVE=relay` process the host configurations proxy MONITORING_PATH to; null: none. */
+  relay: string | null;
+};
+
+export type ExportSummary = {
+  /** The site's pages (every locale), each as a document and its page data. */
+  pages: number;
+  files: number;
+  bytes: number;
+  seconds: number;
+};
+
+/** Written first: a folder holding it is an earlier export (complete or not), which the next one may empty. */
+const MARKER = '.polysite-export';
+
+export async function exportSite({ config, outDir, relay }: ExportOptions): Promise<ExportSummary> {
+  const started = performance.now();
+  clearOutput(outDir);
+  const site = await prepareSite(config);
+  const { manifest, store, decide, search } = site;
+  const { build } = manifest;
+  const out = new OutputFolder(outDir);
+  out.write(MARKER, `Written by polysite's npm run export (build ${build}): the next export empties this folder.\n`);
+  // No server to ask on a static host: every locale's search index is one the browser downloads,
+  // however large (the build wrote them all; the server keeps only what it serves from memory).
+  const indexes = Object.fromEntries(config.locales.map((locale) => [locale, search.indexes[locale] ?? manifest.search[locale] ?? null]));
+  const render = documentRenderer({ store, manifest, monitoring: browserMonitoring(config, build), searchIndexes: indexes });
+  const documentOf = async (page: PageData): Promise<Buffer> => {
+    const errors: unknown[] = [];
+    // Crawler mode: the complete document, as the server sends it to a crawler.
+    const stream = await render(page, { waitForAll: true, timeoutMs: config.renderTimeoutMs, onError: (error) => errors.push(error) });
+    const bytes = await readAll(stream);
+    // A turn of the event loop: the renderer leaves a setImmediate behind (render.ts uncorks in one),
+    // and a loop of renders that only ever awaits promises never reaches the phase that runs them:
+    // each one would keep its whole render alive until the export ends (about 23 KB a page).
+    await new Promise((resolve) => setImmediate(resolve));
+    if (errors.length) throw new ExportError(`rendering ${page.path || page.locale} failed: ${String(errors[0])}`);
+    return bytes;
+  };
+
+  // Every page of every locale, as the server answers its URL.
+  let pages = 0;
+  for (const { path } of store.entries()) {
+    const decision = decide({ path, search: '', cookie: undefined, acceptLanguage: undefined });
+    if (decision.kind !== 'page' || decision.page.status !== 200) {
+      throw new ExportError(
+        `${path} is listed as a page, but the server answers it with ${decision.kind === 'page' ? decision.page.status : decision.kind}`,
+      );
+    }
+    out.write(fileForPath(path, '.html'), await documentOf(decision.page));
+    out.write(fileForPath(dataUrl(build, path)), pageDataJson(decision.page));
+    pages += 1;
+  }
+
+  for (const locale of config.locales) {
+    // One search page answers every query: the browser runs it (and says, without JavaScript, that it needs it).
+    const searchPage = store.searchPage(locale, '', { total: 0, hits: [] });
+    if (searchPage.screen.screen === 'search') searchPage.screen.staticHost = true;
+    const searchUrl = searchPath(locale, '');
+    out.write(fileForPath(searchUrl, '.html'), await documentOf(searchPage));
+    out.write(fileForPath(dataUrl(build, searchUrl)), pageDataJson(searchPage));
+    // One not-found page per locale answers every missing path: it names none.
+    const notFound = await documentOf(store.notFound(locale, ''));
+    out.write(`${locale}/404.html`, notFound);
+    if (locale === config.defaultLocale) out.write('404.html', notFound);
+    out.write(fileForPath(messagesUrl(build, locale)), messagesJson(store, locale));
+  }
+
+  // The content-hashed client files (not the build's .br/.gz siblings: hosts compress themselves),
+  // and each locale's search index as the server serves it (made now if the content changed since the build).
+  const assets = join(config.distDir, 'client', 'assets');
+  for (const name of readdirSync(assets)) {
+    if (name.endsWith('.br') || name.endsWith('.gz')) continue;
+    out.copy(join(assets, name), `assets/${name}`);
+  }
+  for (const [locale, url] of Object.entries(indexes)) {
+    if (url && existsSync(join(outDir, url))) continue;
+    const made = url && search.asset(url);
+    if (!made) throw new ExportError(`no search index for ${locale}: run \`npm run build\` (npm run export does) and export again`);
+    out.write(fileForPath(url), made.identity);
+  }
+  out.write('sitemap.xml', site.sitemap.identity);
+  out.write('robots.txt', site.robots.identity);
+
+  const home = decide({ path: `/${config.defaultLocale}`, search: '', cookie: undefined, acceptLanguage: undefined });
+  if (home.kind !== 'page') throw new ExportError(`/${config.defaultLocale} is not a page`);
+  out.write('index.html', chooserPage({ home: home.page, intl: store.intl(config.defaultLocale), manifest }));
+
+  const tables = hostTables(config, { relay, root: outDir });
+  out.write('_headers', headersFile(tables));
+  out.write('_redirects', redirectsFile(tables));
+  out.write('nginx.conf', nginxConf(tables));
+  // GitHub Pages runs Jekyll unless told not to, and Jekyll leaves out folders whose name starts with `_` (`_data`).
+  out.write('.nojekyll', '');
+
+  return { pages, files: out.files, bytes: out.bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Empties the output folder; refuses one that holds anything but an earlier export. */
+function clearOutput(dir: string): void {
+  if (existsSync(dir)) {
+    const entries = readdirSync(dir);
+    if (entries.length > 0 && !entries.includes(MARKER)) {
+      throw new ExportError(`${dir} is not empty and holds no earlier export: choose another folder with --out`);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  mkdirSync(dir, { recursive: true });
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}

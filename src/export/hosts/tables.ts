@@ -1,0 +1,52 @@
+// What every host's configuration is made from: the server's own tables (security
+// headers, cache policy, locales, the monitoring path), never a copy of them, so the
+// files `npm run export` writes send what the server sends. A unit test holds them
+// to it (test/export/hosts.test.ts).
+import { cachePolicy, type CachePolicy } from '../../server/cache-policy.ts';
+import type { Config } from '../../server/config.ts';
+import { ALWAYS_HEADERS, HTTPS_ONLY_HEADER } from '../../server/security-headers.ts';
+
+export type HostTables = {
+  /** Default locale first, as in the configuration. */
+  locales: readonly string[];
+  defaultLocale: string;
+  /** Headers for every response: the server's, with HSTS when PUBLIC_URL is https (the server sends it over https only). */
+  headers: readonly (readonly [string, string])[];
+  policy: CachePolicy;
+  monitoring: {
+    path: string;
+    maxBytes: number;
+    /** Origin of a `SERVE=relay` process to proxy MONITORING_PATH to (`--relay`); null: no proxy rule. */
+    relay: string | null;
+  };
+  /** Where the exported folder is, for nginx's `root`. */
+  root: string;
+};
+
+export function hostTables(config: Config, { relay, root }: { relay: string | null; root: string }): HostTables {
+  const https = new URL(config.publicUrl).protocol === 'https:';
+  return {
+    locales: config.locales,
+    defaultLocale: config.defaultLocale,
+    headers: https ? [...ALWAYS_HEADERS, HTTPS_ONLY_HEADER] : ALWAYS_HEADERS,
+    policy: cachePolicy(config.pageMaxAge),
+    monitoring: { path: config.monitoring.path, maxBytes: config.monitoring.maxBytes, relay },
+    root,
+  };
+}
+
+/**
+ * Which Cache-Control each kind of path gets, in the order a host should match them.
+ * `exact`: that path only; `prefix`: the path and everything under it.
+ */
+export function cacheRules(tables: HostTables): { path: string; match: 'exact' | 'prefix'; cacheControl: string }[] {
+  const { policy } = tables;
+  return [
+    { path: '/assets', match: 'prefix', cacheControl: policy.asset },
+    { path: '/_data', match: 'prefix', cacheControl: policy.page },
+    { path: '/sitemap.xml', match: 'exact', cacheControl: policy.page },
+    { path: '/robots.txt', match: 'exact', cacheControl: policy.page },
+    { path: '/404.html', match: 'exact', cacheControl: policy.notFound },
+    ...tables.locales.map((locale) => ({ path: `/${locale}`, match: 'prefix' as const, cacheControl: policy.page })),
+  ];
+}
