@@ -1,24 +1,34 @@
-import type { PageData } from '../routes/types.ts';
+import type { HeadTag, PageData } from '../routes/types.ts';
+
+/** What the server writes per page between the description and the icon (src/server/document.ts), besides robots. */
+const PER_PAGE = 'link[rel=canonical],link[rel=alternate],meta[property],meta[name^="twitter:"],script[type="application/ld+json"]';
 
 /**
  * After a client navigation, make <html> and <head> what a full load of the
- * URL would give: lang/dir, title, description, canonical, hreflang, robots.
+ * URL would give: lang/dir, title, description, robots, and the per-page links,
+ * meta tags and structured data, in the server's order.
  */
 export function updateHead(page: PageData): void {
   const root = document.documentElement;
+  const { head } = page;
   root.lang = page.locale;
   root.dir = page.dir;
-  document.title = page.head.title;
-  setMeta('description', page.head.description);
-  setMeta('robots', page.head.canonical === null ? 'noindex' : null);
+  document.title = head.title;
+  setMeta('description', head.description);
+  setMeta('robots', head.canonical === null ? 'noindex' : null);
 
-  for (const link of document.head.querySelectorAll('link[rel="canonical"], link[rel="alternate"][hreflang]')) link.remove();
-  const anchor = document.head.querySelector('link[rel="icon"]');
-  const links: HTMLLinkElement[] = [];
-  if (page.head.canonical) links.push(makeLink({ rel: 'canonical', href: page.head.canonical }));
-  for (const alternate of page.head.alternates)
-    links.push(makeLink({ rel: 'alternate', hreflang: alternate.hreflang, href: alternate.href }));
-  for (const link of links) document.head.insertBefore(link, anchor);
+  for (const element of document.head.querySelectorAll(PER_PAGE)) element.remove();
+  const anchor = document.head.querySelector('link[rel=icon]');
+  const add = (name: string, attributes: HeadTag) => {
+    const element = document.createElement(name);
+    for (const key in attributes) element.setAttribute(key, attributes[key]!);
+    return document.head.insertBefore(element, anchor);
+  };
+  if (head.canonical) add('link', { rel: 'canonical', href: head.canonical });
+  for (const alternate of head.alternates) add('link', { rel: 'alternate', ...alternate });
+  for (const link of head.links) add('link', link);
+  for (const meta of head.meta) add('meta', meta);
+  if (head.jsonLd) add('script', { type: 'application/ld+json' }).textContent = head.jsonLd;
 }
 
 function setMeta(name: string, content: string | null): void {
@@ -33,10 +43,4 @@ function setMeta(name: string, content: string | null): void {
     document.head.append(meta);
   }
   meta.content = content;
-}
-
-function makeLink(attributes: Record<string, string>): HTMLLinkElement {
-  const link = document.createElement('link');
-  for (const [name, value] of Object.entries(attributes)) link.setAttribute(name, value);
-  return link;
 }

@@ -10,6 +10,7 @@ import { BoundedCache } from './bounded-cache.ts';
 import type { MessageCatalog } from './messages.ts';
 import { screenMaker } from './screens.ts';
 import { translationStatus } from './content/translation-record.ts';
+import { makeShareTags, type ShareTagMaker } from './share-tags.ts';
 
 /**
  * Every page of every locale as ready-to-render PageData. Start-up indexes the
@@ -43,11 +44,20 @@ type Options = {
   build: string;
   /** HTML characters of the PageData kept at most (the default site needs about 1 MB: all of it). */
   maxCachedChars?: number;
+  /** Open Graph, Twitter, feed and JSON-LD head tags (share-tags.ts); by default without images, feeds or breadcrumbs. */
+  share?: ShareTagMaker;
 };
 
 const DEFAULT_MAX_CACHED_CHARS = 4 * 1024 * 1024;
 
-export function buildPageStore({ site, messages, publicUrl, build, maxCachedChars = DEFAULT_MAX_CACHED_CHARS }: Options): PageStore {
+export function buildPageStore({
+  site,
+  messages,
+  publicUrl,
+  build,
+  maxCachedChars = DEFAULT_MAX_CACHED_CHARS,
+  share = makeShareTags({ publicUrl, images: {}, links: () => ({ pathOf: () => undefined, feedOf: () => null }) }),
+}: Options): PageStore {
   const intls = new Map(site.locales.map((locale) => [locale, makeIntl(locale, messages.get(locale)!)]));
   const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(locale, locale), locale)]));
   const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(messages.get(locale)))]));
@@ -68,7 +78,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
           locale,
           dir: directionOf(locale),
           path: pagePath(locale, page.slug),
-          head: makeHead(page, intl, site, publicUrl),
+          head: makeHead(page, intl, site, publicUrl, share),
           locales: switcherFor(page.slug),
           fallback:
             page.contentLocale === locale
@@ -136,6 +146,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
           description: intl.formatMessage({ id: 'notFound.title' }),
           canonical: null,
           alternates: [],
+          ...share.plain(locale),
         },
         // The switcher on a 404 offers each locale's home: the same slug would be a 404 too.
         locales: switcherFor(''),
@@ -159,6 +170,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
           // No canonical: the document says noindex, and the sitemap never lists it.
           canonical: null,
           alternates: [],
+          ...share.plain(locale),
         },
         locales: localeLinks(site.locales, SEARCH_SLUG, autonyms).map((link) => ({ ...link, path: searchPath(link.locale, query) })),
         fallback: null,
@@ -181,19 +193,20 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
 }
 
-function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string): Head {
+function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string, share: ShareTagMaker): Head {
   const translated = site.translations.get(page.slug) ?? [];
   const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + pagePath(locale, page.slug) }));
   if (translated.includes(site.defaultLocale)) {
     alternates.push({ hreflang: 'x-default', href: publicUrl + pagePath(site.defaultLocale, page.slug) });
   }
   const siteName = intl.formatMessage({ id: 'site.name' });
-  return {
+  const head = {
     title: page.slug === '' ? `${siteName} · ${page.title}` : `${page.title} · ${siteName}`,
     description: page.description,
     canonical: publicUrl + pagePath(intl.locale, page.slug),
     alternates,
   };
+  return { ...head, ...share.page(page, intl, head, site.pages.get(intl.locale)!) };
 }
 
 function localeLinks(locales: readonly string[], slug: string, autonyms: Map<string, string>): LocaleLink[] {

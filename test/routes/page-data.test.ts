@@ -49,7 +49,7 @@ function makePage(html: string): PageData {
     locale: 'en',
     dir: 'ltr',
     path: '/en/about',
-    head: { title: 'T', description: 'D', canonical: null, alternates: [] },
+    head: { title: 'T', description: 'D', canonical: null, alternates: [], links: [], meta: [], jsonLd: null },
     locales: [],
     fallback: null,
     outdated: null,
