@@ -13,6 +13,8 @@ export function feedMiddleware(feeds: Feeds, policy: CachePolicy): Middleware {
   return (ctx, next) => {
     const feed = ctx.method === 'GET' || ctx.method === 'HEAD' ? feeds.at(ctx.path) : undefined;
     if (!feed) return next();
+    // Koa starts at 404, and `fresh` (the 304 test) holds only for a 2xx.
+    ctx.status = 200;
     ctx.type = `${ATOM_TYPE}; charset=utf-8`;
     ctx.set('Cache-Control', policy.page);
     const encoding = negotiateEncoding(ctx);
