@@ -52,7 +52,7 @@ test('the feed is Atom: feed metadata, self and alternate links, and each entry 
   assert.equal(atomText(feed, 'subtitle'), 'News.');
   assert.equal(atomText(feed, 'updated'), '2026-03-05T00:00:00Z', 'the newest entry’s update');
   assert.equal(atomText(atomChildren(feed, 'author')[0]!, 'name'), 'Site');
-  const links = atomChildren(feed, 'link').map((link) => [link.attributes['rel'], link.attributes['type'], link.attributes['href']]);
+  const links = atomChildren(feed, 'link').map((link) => [link.attributes.rel, link.attributes.type, link.attributes.href]);
   assert.deepEqual(links, [
     ['self', 'application/atom+xml', 'https://example.test/en/blog/feed.xml'],
     ['alternate', 'text/html', 'https://example.test/en/blog'],
@@ -67,8 +67,8 @@ test('the feed is Atom: feed metadata, self and alternate links, and each entry 
   assert.equal(atomText(second!, 'summary'), 'What it is about.');
   assert.equal(atomText(atomChildren(second!, 'author')[0]!, 'name'), 'Ada');
   const [link] = atomChildren(second!, 'link');
-  assert.equal(link!.attributes['rel'], 'alternate');
-  assert.equal(link!.attributes['href'], 'https://example.test/en/blog/a');
+  assert.equal(link!.attributes.rel, 'alternate');
+  assert.equal(link!.attributes.href, 'https://example.test/en/blog/a');
   assert.equal('xml:lang' in second!.attributes, false, 'in the feed’s own language');
 });
 
@@ -90,7 +90,7 @@ test('characters XML cannot hold (control characters, a lone surrogate) are drop
   const text = atomFeed(makeFeed({ entries: [makeEntry({ title, url: 'https://example.test/en/blog/a?x=1&y="2"' })] }));
   const entry = atomChildren(parseXml(text), 'entry')[0]!;
   assert.equal(atomText(entry, 'title'), 'ABCDEFG\tH');
-  assert.equal(atomChildren(entry, 'link')[0]!.attributes['href'], 'https://example.test/en/blog/a?x=1&y="2"');
+  assert.equal(atomChildren(entry, 'link')[0]!.attributes.href, 'https://example.test/en/blog/a?x=1&y="2"');
   assert.doesNotMatch(text, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
 });
 
