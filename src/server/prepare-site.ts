@@ -9,7 +9,7 @@ import { buildRobots, buildSitemap } from './sitemap.ts';
 import { StoredBody } from './compression.ts';
 import { buildFeeds, type Feeds } from './feeds.ts';
 import { pagePaths } from './page-paths.ts';
-import { checkShareImages } from './share-images.ts';
+import { checkShareImages } from './share-image.ts';
 import { makeShareTags, type SiteLinks } from './share-tags.ts';
 
 /** Everything start-up prepares so that requests only look things up. */

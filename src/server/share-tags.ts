@@ -3,7 +3,7 @@ import { ATOM_TYPE } from '../routes/feed.ts';
 import { matchRoute } from '../routes/match.ts';
 import type { Head, HeadTag } from '../routes/types.ts';
 import type { SourcePage } from './content/site.ts';
-import { type ShareImages, shareImageOf } from './share-images.ts';
+import { type ShareImages, shareImageOf } from './share-image.ts';
 import { structuredData } from './structured-data.ts';
 
 // What a link to a page looks like when it is shared, and what search engines

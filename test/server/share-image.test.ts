@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ContentError } from '../../src/server/content/errors.ts';
-import { checkShareImages, shareImageOf } from '../../src/server/share-images.ts';
+import { checkShareImages, shareImageOf } from '../../src/server/share-image.ts';
 import { makeLocales, makePage, makeSite } from '../helpers/content.ts';
 import { startServerExpectingFailure } from '../helpers/server.ts';
 
