@@ -1,12 +1,14 @@
 import type { HeadTag, PageData } from '../routes/types.ts';
 
-/** What the server writes per page between the description and the icon (src/server/document.ts), besides robots. */
-const PER_PAGE = 'link[rel=canonical],link[rel=alternate],meta[property],meta[name^="twitter:"],script[type="application/ld+json"]';
+/** Every element of the head that depends on the page (src/server/document.ts writes them between the title and the icon). */
+const PER_PAGE =
+  'meta[name=description],meta[name=robots],link[rel=canonical],link[rel=alternate],meta[property],meta[name^="twitter:"],script[type="application/ld+json"]';
 
 /**
  * After a client navigation, make <html> and <head> what a full load of the
- * URL would give: lang/dir, title, description, robots, and the per-page links,
- * meta tags and structured data, in the server's order.
+ * URL would give: lang/dir, the title, and the per-page elements, rewritten in
+ * the server's order (description, canonical or robots, hreflang, feed, Open
+ * Graph and Twitter, structured data).
  */
 export function updateHead(page: PageData): void {
   const root = document.documentElement;
@@ -14,9 +16,6 @@ export function updateHead(page: PageData): void {
   root.lang = page.locale;
   root.dir = page.dir;
   document.title = head.title;
-  setMeta('description', head.description);
-  setMeta('robots', head.canonical === null ? 'noindex' : null);
-
   for (const element of document.head.querySelectorAll(PER_PAGE)) element.remove();
   const anchor = document.head.querySelector('link[rel=icon]');
   const add = (name: string, attributes: HeadTag) => {
@@ -24,23 +23,11 @@ export function updateHead(page: PageData): void {
     for (const key in attributes) element.setAttribute(key, attributes[key]!);
     return document.head.insertBefore(element, anchor);
   };
+  add('meta', { name: 'description', content: head.description });
   if (head.canonical) add('link', { rel: 'canonical', href: head.canonical });
+  else add('meta', { name: 'robots', content: 'noindex' });
   for (const alternate of head.alternates) add('link', { rel: 'alternate', ...alternate });
   for (const link of head.links) add('link', link);
   for (const meta of head.meta) add('meta', meta);
   if (head.jsonLd) add('script', { type: 'application/ld+json' }).textContent = head.jsonLd;
-}
-
-function setMeta(name: string, content: string | null): void {
-  let meta = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
-  if (content === null) {
-    meta?.remove();
-    return;
-  }
-  if (!meta) {
-    meta = document.createElement('meta');
-    meta.name = name;
-    document.head.append(meta);
-  }
-  meta.content = content;
 }

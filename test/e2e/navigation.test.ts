@@ -164,27 +164,16 @@ describe('client navigation', () => {
 });
 
 describe('the head after a client navigation', () => {
-  /**
-   * <html lang/dir> and every element of <head> as [tag, attributes (sorted), text]; in document
-   * order, robots aside (a navigation adds it at the end, a document writes it after the description).
-   */
+  /** <html lang/dir> and every element of <head>, in document order, as [tag, attributes (sorted), text]. */
   const headOf = (page: Page) =>
-    page.evaluate(() => {
-      // No named functions in here: the test runner's transform would wrap them in a helper the page lacks.
-      const elements = [...document.head.children].map((element) => ({
-        robots: element.matches('meta[name=robots]'),
-        entry: [
-          element.tagName.toLowerCase(),
-          [...element.attributes].map((attribute) => `${attribute.name}=${attribute.value}`).sort(),
-          element.tagName === 'SCRIPT' || element.tagName === 'TITLE' ? element.textContent : '',
-        ],
-      }));
-      return {
-        html: [document.documentElement.lang, document.documentElement.dir],
-        robots: elements.filter((element) => element.robots).map((element) => element.entry),
-        elements: elements.filter((element) => !element.robots).map((element) => element.entry),
-      };
-    });
+    page.evaluate(() => ({
+      html: [document.documentElement.lang, document.documentElement.dir],
+      elements: [...document.head.children].map((element) => [
+        element.tagName.toLowerCase(),
+        [...element.attributes].map((attribute) => `${attribute.name}=${attribute.value}`).sort(),
+        element.tagName === 'SCRIPT' || element.tagName === 'TITLE' ? element.textContent : '',
+      ]),
+    }));
 
   // Every kind of head: home (WebSite), docs (TechArticle + breadcrumbs), blog listing (no JSON-LD),
   // a post (article, published time), another locale (RTL, ar_AR, its feed), an untranslated page,
