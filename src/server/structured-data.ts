@@ -42,7 +42,8 @@ function thingsOf(input: StructuredInput): Thing[] {
     case 'home':
       return [{ '@type': 'WebSite', name: input.siteName, url: input.url, inLanguage: input.language, description: input.description }];
     case 'docs':
-      return [article('TechArticle', input), ...(input.breadcrumbs.length > 0 ? [breadcrumbList(input.breadcrumbs)] : [])];
+      // A trail of one (the docs index itself) says nothing a breadcrumb could.
+      return [article('TechArticle', input), ...(input.breadcrumbs.length > 1 ? [breadcrumbList(input.breadcrumbs)] : [])];
     case 'blog-post':
       return [article('Article', input)];
     default:

@@ -53,6 +53,12 @@ test('a docs page is a TechArticle with its breadcrumb trail, positions from 1',
   });
 });
 
+test('the docs index alone is no trail: a TechArticle without a BreadcrumbList', () => {
+  const data = parsed({ breadcrumbs: [{ name: 'ドキュメント', url: 'https://example.test/ja/docs' }] });
+  assert.equal(data['@type'], 'TechArticle');
+  assert.equal(data['@graph'], undefined);
+});
+
 test('a blog post is an Article with its dates, author and image', () => {
   const data = parsed({ kind: 'blog-post', date: '2026-09-14', author: 'فريق polysite', image: 'https://example.test/assets/a.png' });
   assert.equal(data['@type'], 'Article');
