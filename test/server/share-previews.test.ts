@@ -6,7 +6,8 @@ import { serveApp } from '../helpers/app.ts';
 import { HOSTILE_TITLE, IMAGES, makeBlogSite } from '../helpers/blog-site.ts';
 import { bodyElements, type HtmlElement, headElements, metaValues } from '../helpers/html.ts';
 import { get } from '../helpers/http.ts';
-import { ROOT } from '../helpers/server.ts';
+import { ROOT, startServer } from '../helpers/server.ts';
+import { readManifest } from '../../src/server/manifest.ts';
 import type { PageData } from '../../src/routes/types.ts';
 
 /** Open Graph, Twitter, feed links and JSON-LD as served: HTML parsed with parse5, the JSON-LD with JSON.parse. */
@@ -193,4 +194,32 @@ test('the page data carries the same head the document was written from', async 
     const script = elements.find((element) => element.attributes.type === 'application/ld+json');
     assert.equal(script?.text ?? null, head.jsonLd, path);
   }
+});
+
+describe('the default site, as built', () => {
+  test('og:image names each locale’s share image from the build’s manifest, absolute, with its size', async () => {
+    const manifest = readManifest(join(ROOT, 'dist'));
+    const server = await startServer();
+    try {
+      for (const locale of ['en', 'de', 'fr', 'ja', 'ar']) {
+        const head = headElements((await get(server.url, `/${locale}/docs`)).body);
+        const image = manifest.images[`${locale}/share.png`];
+        if (!image) {
+          // A build without share images: no image tags at all, and the small card.
+          assert.deepEqual(metaValues(head, 'og:image'), [], locale);
+          assert.deepEqual(metaValues(head, 'twitter:card'), ['summary'], locale);
+          continue;
+        }
+        assert.deepEqual(metaValues(head, 'og:image'), [`https://example.test${image.path}`], locale);
+        assert.deepEqual(metaValues(head, 'og:image:width'), [String(image.width)], locale);
+        assert.deepEqual(metaValues(head, 'og:image:height'), [String(image.height)], locale);
+        assert.deepEqual(metaValues(head, 'twitter:card'), ['summary_large_image'], locale);
+        const served = await get(server.url, image.path);
+        assert.equal(served.status, 200, `${locale}: ${image.path} is served`);
+        assert.equal(served.headers['content-type'], 'image/png');
+      }
+    } finally {
+      await server.stop();
+    }
+  });
 });
