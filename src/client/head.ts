@@ -1,42 +1,33 @@
-import type { PageData } from '../routes/types.ts';
+import type { HeadTag, PageData } from '../routes/types.ts';
+
+/** Every element of the head that depends on the page (src/server/document.ts writes them between the title and the icon). */
+const PER_PAGE =
+  'meta[name=description],meta[name=robots],link[rel=canonical],link[rel=alternate],meta[property],meta[name^="twitter:"],script[type="application/ld+json"]';
 
 /**
  * After a client navigation, make <html> and <head> what a full load of the
- * URL would give: lang/dir, title, description, canonical, hreflang, robots.
+ * URL would give: lang/dir, the title, and the per-page elements, rewritten in
+ * the server's order (description, canonical or robots, hreflang, feed, Open
+ * Graph and Twitter, structured data).
  */
 export function updateHead(page: PageData): void {
   const root = document.documentElement;
+  const { head } = page;
   root.lang = page.locale;
   root.dir = page.dir;
-  document.title = page.head.title;
-  setMeta('description', page.head.description);
-  setMeta('robots', page.head.canonical === null ? 'noindex' : null);
-
-  for (const link of document.head.querySelectorAll('link[rel="canonical"], link[rel="alternate"][hreflang]')) link.remove();
-  const anchor = document.head.querySelector('link[rel="icon"]');
-  const links: HTMLLinkElement[] = [];
-  if (page.head.canonical) links.push(makeLink({ rel: 'canonical', href: page.head.canonical }));
-  for (const alternate of page.head.alternates)
-    links.push(makeLink({ rel: 'alternate', hreflang: alternate.hreflang, href: alternate.href }));
-  for (const link of links) document.head.insertBefore(link, anchor);
-}
-
-function setMeta(name: string, content: string | null): void {
-  let meta = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
-  if (content === null) {
-    meta?.remove();
-    return;
-  }
-  if (!meta) {
-    meta = document.createElement('meta');
-    meta.name = name;
-    document.head.append(meta);
-  }
-  meta.content = content;
-}
-
-function makeLink(attributes: Record<string, string>): HTMLLinkElement {
-  const link = document.createElement('link');
-  for (const [name, value] of Object.entries(attributes)) link.setAttribute(name, value);
-  return link;
+  document.title = head.title;
+  for (const element of document.head.querySelectorAll(PER_PAGE)) element.remove();
+  const anchor = document.head.querySelector('link[rel=icon]');
+  const add = (name: string, attributes: HeadTag) => {
+    const element = document.createElement(name);
+    for (const key in attributes) element.setAttribute(key, attributes[key]!);
+    return document.head.insertBefore(element, anchor);
+  };
+  add('meta', { name: 'description', content: head.description });
+  if (head.canonical) add('link', { rel: 'canonical', href: head.canonical });
+  else add('meta', { name: 'robots', content: 'noindex' });
+  for (const alternate of head.alternates) add('link', { rel: 'alternate', ...alternate });
+  for (const link of head.links) add('link', link);
+  for (const meta of head.meta) add('meta', meta);
+  if (head.jsonLd) add('script', { type: 'application/ld+json' }).textContent = head.jsonLd;
 }

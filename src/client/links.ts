@@ -3,8 +3,9 @@ import { pageKey } from '../routes/page-data.ts';
 /**
  * Which clicks client navigation takes over: only what the browser would not do
  * better. A plain left click, with no modifier, on a same-origin link that opens
- * in this tab, is no download, and leads to a page under one of our locales
- * other than a #hash on the page already shown.
+ * in this tab, is no download, names no media type (a feed: the browser's to
+ * open, or to hand to a feed reader), and leads to a page under one of our
+ * locales other than a #hash on the page already shown.
  */
 export function isPlainClick(event: MouseEvent): boolean {
   return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
@@ -18,7 +19,7 @@ export function anchorOf(event: Event): HTMLAnchorElement | null {
 
 /** The page a link leads to (its page key: path, and a search's query), when it is one we navigate to ourselves; otherwise null. */
 export function pagePathOf(anchor: HTMLAnchorElement, locales: ReadonlySet<string>): string | null {
-  if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return null;
+  if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download') || anchor.type) return null;
   const url = new URL(anchor.href, location.href);
   if (url.origin !== location.origin) return null;
   if (url.hash && url.pathname === location.pathname && url.search === location.search) return null;

@@ -1,5 +1,6 @@
 import { SEARCH_SLUG } from '../routes/search/query.ts';
-import type { LocaleLink, NavEntry, PageData, SearchIndexes } from '../routes/types.ts';
+import type { SearchChrome } from '../routes/search/page.ts';
+import type { LocaleLink, PageData, SearchIndexes } from '../routes/types.ts';
 import { makeClientIntl } from './intl.ts';
 import type { LocalPages } from './page-loader.ts';
 import type { createSearchSource } from './search.ts';
@@ -12,11 +13,14 @@ import type { createSearchSource } from './search.ts';
  * (null) asks the server, as before. The work is in the search chunk
  * (search-engine.ts#localSearchPage): nothing of it in the first load.
  */
-/** Each locale's header links (localized paths), from the pages the client has shown or loaded. */
-const navs = new Map<string, NavEntry[]>();
+/**
+ * What each locale's pages share (header links at localized paths, the feed link),
+ * from the pages the client has shown or loaded: a search page made here needs it.
+ */
+const chromes = new Map<string, SearchChrome>();
 
-export function noteNav(page: PageData): void {
-  navs.set(page.locale, page.nav);
+export function noteLocale({ locale, nav, head }: PageData): void {
+  chromes.set(locale, { nav, links: head.links, meta: [], jsonLd: null });
 }
 
 export function localPages(
@@ -29,11 +33,11 @@ export function localPages(
     // A page key: the path, and a search's `?q=`.
     const [path = '', search = ''] = key.split('?', 2);
     const locale = path.split('/')[1] ?? '';
-    const nav = navs.get(locale);
-    // A locale none of whose pages was seen yet: its header links are unknown here, ask for the page.
-    if (path !== `/${locale}/${SEARCH_SLUG}` || !indexes[locale] || !nav) return null;
+    const chrome = chromes.get(locale);
+    // A locale none of whose pages was seen yet: what its pages share is unknown here, ask for the page.
+    if (path !== `/${locale}/${SEARCH_SLUG}` || !indexes[locale] || !chrome) return null;
     return import('./search-engine.ts').then((engine) =>
-      engine.localSearchPage({ search, locale, nav, messages, source, build, locales, makeIntl: makeClientIntl }),
+      engine.localSearchPage({ search, locale, chrome, messages, source, build, locales, makeIntl: makeClientIntl }),
     );
   };
 }

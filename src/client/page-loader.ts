@@ -1,7 +1,7 @@
 import type { CompiledMessages } from '../i18n/intl.ts';
 import { dataUrl, messagesUrl } from '../routes/page-data.ts';
 import type { PageData, Payload } from '../routes/types.ts';
-import { noteNav } from './local-pages.ts';
+import { noteLocale } from './local-pages.ts';
 
 /**
  * Fetches page data for a page key (a path; a search page's carries its query). One cache for prefetches and clicks (pages are
@@ -41,7 +41,7 @@ export function createPageLoader(build: string, knownMessages: (locale: string) 
     const body = await fetchJson<Partial<Payload> & { redirect?: string }>(dataUrl(build, path), signal);
     if (typeof body?.redirect === 'string') return { kind: 'redirect', to: body.redirect };
     if (body?.page?.build === build) {
-      noteNav(body.page);
+      noteLocale(body.page);
       return { kind: 'page', payload: { page: body.page } };
     }
     return { kind: 'reload' };

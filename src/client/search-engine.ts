@@ -3,9 +3,9 @@ import { dataUrl, pageKey } from '../routes/page-data.ts';
 import type { Searcher } from '../routes/search-box.tsx';
 import { loadSearchIndex, searchIndex } from '../routes/search/engine.ts';
 import type { CompiledMessages, Translator } from '../i18n/intl.ts';
-import { searchPageData } from '../routes/search/page.ts';
+import { type SearchChrome, searchPageData } from '../routes/search/page.ts';
 import { parseSearchQuery } from '../routes/search/query.ts';
-import type { LocaleLink, NavEntry, PageData, Payload } from '../routes/types.ts';
+import type { LocaleLink, PageData, Payload } from '../routes/types.ts';
 
 /** Results kept per query, as many as the server's page lists (the box shows the first few). */
 const RESULTS = 20;
@@ -46,7 +46,7 @@ export function serverSearcher(build: string, locale: string): Searcher {
 export async function localSearchPage({
   search,
   locale,
-  nav,
+  chrome,
   messages,
   source,
   build,
@@ -56,7 +56,7 @@ export async function localSearchPage({
   /** The page key's query, without its `?`. */
   search: string;
   locale: string;
-  nav: NavEntry[];
+  chrome: SearchChrome;
   messages: Promise<CompiledMessages | null>;
   source: (locale: string) => Promise<Searcher>;
   build: string;
@@ -71,5 +71,5 @@ export async function localSearchPage({
     query.query ? source(locale).then((search) => search(query.query, new AbortController().signal)) : { total: 0, hits: [] },
   ]);
   if (!arrived) throw new Error(`no messages for ${locale}`);
-  return searchPageData({ build, intl: makeIntl(locale, arrived), nav, locales, query: query.query, results });
+  return searchPageData({ build, intl: makeIntl(locale, arrived), chrome, locales, query: query.query, results });
 }

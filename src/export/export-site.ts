@@ -104,13 +104,14 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     out.write(fileForPath(url), made.identity);
   }
   out.write('sitemap.xml', site.sitemap.identity);
+  for (const path of site.feeds.paths) out.write(fileForPath(path), site.feeds.at(path)!.body.identity);
   out.write('robots.txt', site.robots.identity);
 
   const home = decide({ path: `/${config.defaultLocale}`, search: '', cookie: undefined, acceptLanguage: undefined });
   if (home.kind !== 'page') throw new ExportError(`/${config.defaultLocale} is not a page`);
   out.write('index.html', chooserPage({ home: home.page, intl: store.intl(config.defaultLocale), manifest }));
 
-  const tables = hostTables(config, { relay, root: outDir });
+  const tables = hostTables(config, { relay, root: outDir, feeds: site.feeds.paths });
   out.write('_headers', headersFile(tables));
   out.write('_redirects', redirectsFile(tables));
   out.write('nginx.conf', nginxConf(tables));

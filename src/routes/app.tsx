@@ -32,7 +32,7 @@ function renderScreen({ screen, path }: PageData, contentLang: string | undefine
     case 'docs':
       return <Docs data={screen} path={path} lang={contentLang} />;
     case 'blog-index':
-      return <BlogIndex data={screen} lang={contentLang} />;
+      return <BlogIndex data={screen} path={path} lang={contentLang} />;
     case 'blog-post':
       return <BlogPost data={screen} lang={contentLang} />;
     case 'article':

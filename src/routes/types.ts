@@ -71,7 +71,16 @@ export type Head = {
   canonical: string | null;
   /** Only the locales that really have this page, plus x-default. */
   alternates: { hreflang: string; href: string }[];
+  /** Further `<link>`s, each as its attributes in order: the locale's Atom feed. */
+  links: HeadTag[];
+  /** Further `<meta>`s, each as its attributes in order: Open Graph and Twitter card tags. */
+  meta: HeadTag[];
+  /** Structured data (schema.org JSON-LD) for `<script type="application/ld+json">`, already escaped for HTML; null for none. */
+  jsonLd: string | null;
 };
+
+/** One head element as its attribute names and values (`{ property: 'og:title', content: '…' }`). */
+export type HeadTag = Record<string, string>;
 
 /** Shown when a page is served in the default locale because it has no translation yet. */
 export type FallbackNotice = { contentLocale: string; language: string; original: string };

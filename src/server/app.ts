@@ -6,6 +6,7 @@ import { accessLog } from './access-log.ts';
 import { cachePolicy } from './cache-policy.ts';
 import type { Config } from './config.ts';
 import { appErrorListener, errorsMiddleware, HttpError } from './errors.ts';
+import { feedMiddleware } from './feed-route.ts';
 import { FIXED_ROUTES } from './fixed-routes.ts';
 import { healthMiddleware } from './health.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -42,8 +43,8 @@ export type AppParts = {
  * The request lifecycle, top to bottom. Outermost: the access log and request
  * id, security headers on every response, the drain gate. Then errors wrap the
  * rest; the relay sits before any locale logic; fixed routes (assets, page data,
- * sitemap, robots, health) are matched by route; whatever is left is a page
- * under a locale, or a redirect into one.
+ * sitemap, robots, health) are matched by route, the feeds by exact path;
+ * whatever is left is a page under a locale, or a redirect into one.
  */
 export function createApp({ config, runtime, log, lifecycle, relay }: AppParts): Koa {
   // TRUST_PROXY hops: only then do X-Forwarded-For/-Proto count (ctx.ip, ctx.protocol).
@@ -125,6 +126,8 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
     sendStored(ctx, runtime.robots);
   });
   app.use(fixed.routes());
+  // Each locale's Atom feed, under its blog's path (which may be localized): an exact-path lookup.
+  app.use(feedMiddleware(runtime.feeds, policy));
 
   const monitoring = browserMonitoring(config, runtime.manifest.build);
   app.use(

@@ -1,5 +1,5 @@
 import { ANNOUNCER_ELEMENT_ID, PAYLOAD_ELEMENT_ID, PROGRESS_ELEMENT_ID, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
-import type { PageData } from '../routes/types.ts';
+import type { HeadTag, PageData } from '../routes/types.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { Manifest } from './manifest.ts';
 
@@ -31,6 +31,10 @@ function documentStart({ locale, dir, head }: PageData, manifest: Manifest): str
     `<meta name="description" content="${attr(head.description)}">`,
     head.canonical ? `<link rel="canonical" href="${attr(head.canonical)}">` : '<meta name="robots" content="noindex">',
     ...alternates,
+    ...head.links.map((link) => tag('link', link)),
+    ...head.meta.map((meta) => tag('meta', meta)),
+    // Already escaped like the page data (structured-data.ts): no text in it can end the element.
+    head.jsonLd ? `<script type="application/ld+json">${head.jsonLd}</script>` : '',
     `<link rel="icon" href="${attr(manifest.icon)}" type="image/svg+xml">`,
     `<link rel="stylesheet" href="${attr(manifest.css)}">`,
     ...preloads,
@@ -40,6 +44,13 @@ function documentStart({ locale, dir, head }: PageData, manifest: Manifest): str
     `<div id="${ANNOUNCER_ELEMENT_ID}" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>`,
     `<div id="${ROOT_ELEMENT_ID}">`,
   ].join('');
+}
+
+/** A void element from its attributes, in their order (src/client/head.ts makes the same ones after a navigation). */
+function tag(name: 'link' | 'meta', attributes: HeadTag): string {
+  let html = `<${name}`;
+  for (const [attribute, value] of Object.entries(attributes)) html += ` ${attribute}="${escapeHtml(value)}"`;
+  return `${html}>`;
 }
 
 function documentEnd(manifest: Manifest, payload: string): string {

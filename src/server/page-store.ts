@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { directionOf } from '../i18n/locales.ts';
 import { makeIntl, type CompiledMessages, type Translator } from '../i18n/intl.ts';
 import { SECTIONS } from '../routes/layout.tsx';
-import { pagePath } from '../routes/location.ts';
 import type { SearchResults } from '../routes/search/engine.ts';
 import { searchPageData } from '../routes/search/page.ts';
 import type { Head, LocaleLink, NavEntry, PageData } from '../routes/types.ts';
@@ -11,6 +10,7 @@ import { BoundedCache } from './bounded-cache.ts';
 import type { MessageCatalog } from './messages.ts';
 import { screenMaker } from './screens.ts';
 import { translationStatus } from './content/translation-record.ts';
+import { makeShareTags, type ShareTagMaker } from './share-tags.ts';
 
 /**
  * Every page of every locale as ready-to-render PageData. Start-up indexes the
@@ -44,11 +44,20 @@ type Options = {
   build: string;
   /** HTML characters of the PageData kept at most (the default site needs about 1 MB: all of it). */
   maxCachedChars?: number;
+  /** Open Graph, Twitter, feed and JSON-LD head tags (share-tags.ts); by default without images, feeds or breadcrumbs. */
+  share?: ShareTagMaker;
 };
 
 const DEFAULT_MAX_CACHED_CHARS = 4 * 1024 * 1024;
 
-export function buildPageStore({ site, messages, publicUrl, build, maxCachedChars = DEFAULT_MAX_CACHED_CHARS }: Options): PageStore {
+export function buildPageStore({
+  site,
+  messages,
+  publicUrl,
+  build,
+  maxCachedChars = DEFAULT_MAX_CACHED_CHARS,
+  share = makeShareTags({ publicUrl, images: {}, links: () => ({ pathOf: () => undefined, feedOf: () => null }) }),
+}: Options): PageStore {
   const intls = new Map(site.locales.map((locale) => [locale, makeIntl(locale, messages.get(locale)!)]));
   const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(locale, locale), locale)]));
   const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(messages.get(locale)))]));
@@ -76,7 +85,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
           locale,
           dir: directionOf(locale),
           path: paths.pathOf(locale, page.slug),
-          head: makeHead(page, intl, site, publicUrl),
+          head: makeHead(page, intl, site, publicUrl, share),
           nav: navs.get(locale)!,
           locales: switcherFor(page.slug),
           fallback:
@@ -145,6 +154,7 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
           description: intl.formatMessage({ id: 'notFound.title' }),
           canonical: null,
           alternates: [],
+          ...share.plain(locale),
         },
         nav: navs.get(locale)!,
         // The switcher on a 404 offers each locale's home: the same slug would be a 404 too.
@@ -155,7 +165,8 @@ export function buildPageStore({ site, messages, publicUrl, build, maxCachedChar
       };
     },
     searchPage(locale, query, results) {
-      return searchPageData({ build, intl: intls.get(locale)!, nav: navs.get(locale)!, locales: switcherFor(''), query, results });
+      const chrome = { nav: navs.get(locale)!, ...share.plain(locale) };
+      return searchPageData({ build, intl: intls.get(locale)!, chrome, locales: switcherFor(''), query, results });
     },
     intl: (locale) => intls.get(locale)!,
     messages: (locale) => messages.get(locale)!,
@@ -177,7 +188,7 @@ function sha256(text: string): string {
  * text served in another locale) is a copy, so its canonical is the original, and
  * no alternate ever points at one.
  */
-function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string): Head {
+function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string, share: ShareTagMaker): Head {
   const { paths } = site;
   const translated = site.translations.get(page.slug) ?? [];
   const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.slug) }));
@@ -185,12 +196,13 @@ function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: str
     alternates.push({ hreflang: 'x-default', href: publicUrl + paths.pathOf(site.defaultLocale, page.slug) });
   }
   const siteName = intl.formatMessage({ id: 'site.name' });
-  return {
+  const head = {
     title: page.slug === '' ? `${siteName} · ${page.title}` : `${page.title} · ${siteName}`,
     description: page.description,
     canonical: publicUrl + paths.pathOf(page.contentLocale, page.slug),
     alternates,
   };
+  return { ...head, ...share.page(page, intl, head, site.pages.get(intl.locale)!) };
 }
 
 function localeLinks(site: Site, slug: string, autonyms: Map<string, string>): LocaleLink[] {

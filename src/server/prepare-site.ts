@@ -7,6 +7,9 @@ import { buildPageStore, type PageStore } from './page-store.ts';
 import { prepareSearch, type SiteSearch } from './site-search.ts';
 import { buildRobots, buildSitemap } from './sitemap.ts';
 import { StoredBody } from './compression.ts';
+import { buildFeeds, type Feeds } from './feeds.ts';
+import { checkShareImages } from './share-image.ts';
+import { makeShareTags, type SiteLinks } from './share-tags.ts';
 
 /** Everything start-up prepares so that requests only look things up. */
 export type PreparedSite = {
@@ -16,12 +19,25 @@ export type PreparedSite = {
   search: SiteSearch;
   sitemap: StoredBody;
   robots: StoredBody;
+  feeds: Feeds;
 };
 
 export async function prepareSite(config: Config): Promise<PreparedSite> {
   const manifest = readManifest(config.distDir);
   const { site, messages, built } = await loadContent(config);
-  const store = buildPageStore({ site, messages, publicUrl: config.publicUrl, build: manifest.build });
+  checkShareImages(site, manifest.images);
+  // A page's head names its locale's feed, which needs the store (its messages):
+  // bound just below, once the store exists. Page data is made on first request, after that.
+  let links: SiteLinks | undefined;
+  const share = makeShareTags({
+    publicUrl: config.publicUrl,
+    images: manifest.images,
+    links: () => links ?? fail('page data was made before the site links were bound'),
+  });
+  const store = buildPageStore({ site, messages, publicUrl: config.publicUrl, build: manifest.build, share });
+  const pathOf = site.paths.pathOf;
+  const feeds = buildFeeds({ site, store, publicUrl: config.publicUrl, pathOf });
+  links = { pathOf, feedOf: feeds.linkOf };
   const search = prepareSearch({ site, manifest, distDir: config.distDir, built, maxDownloadBytes: config.searchIndexMaxKb * 1024 });
   return {
     manifest,
@@ -30,7 +46,12 @@ export async function prepareSite(config: Config): Promise<PreparedSite> {
     decide: createDecider(store, site.paths, search, config.locales, indexLocales(config.locales), config.defaultLocale),
     sitemap: new StoredBody(Buffer.from(buildSitemap(store, site.paths, config.publicUrl))),
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
+    feeds,
   };
+}
+
+function fail(message: string): never {
+  throw new Error(message);
 }
 
 /**

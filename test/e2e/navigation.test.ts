@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { withServerAndBrowser } from '../helpers/e2e.ts';
 import { appendLink, hasMarker, markWindow, visit } from '../helpers/visit.ts';
 
@@ -161,6 +161,75 @@ describe('client navigation', () => {
     await page.waitForSelector('#polysite-progress[hidden]', { state: 'attached' });
     await context.close();
   });
+});
+
+describe('the head after a client navigation', () => {
+  /** <html lang/dir> and every element of <head>, in document order, as [tag, attributes (sorted), text]. */
+  const headOf = (page: Page) =>
+    page.evaluate(() => ({
+      html: [document.documentElement.lang, document.documentElement.dir],
+      elements: [...document.head.children].map((element) => [
+        element.tagName.toLowerCase(),
+        [...element.attributes].map((attribute) => `${attribute.name}=${attribute.value}`).sort(),
+        element.tagName === 'SCRIPT' || element.tagName === 'TITLE' ? element.textContent : '',
+      ]),
+    }));
+
+  // Every kind of head: home (WebSite), docs (TechArticle + breadcrumbs), blog listing (no JSON-LD),
+  // a post (article, published time), another locale (RTL, ar_AR, its feed), an untranslated page,
+  // a 404 and search (noindex, no share tags), and back to a page with all of them.
+  const TARGETS = [
+    '/en/docs/guides/install',
+    '/en/blog',
+    '/en/blog/introducing-polysite',
+    '/ar/blog/translating-with-icu-messages',
+    '/ja/docs/deploy/docker',
+    '/ja/nope',
+    '/ja/search?q=docker',
+    '/fr',
+    '/de/docs/guides/install',
+  ];
+
+  test('equals a full load of the same URL: title, description, canonical, hreflang, feed, Open Graph, Twitter, JSON-LD', async () => {
+    const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/en`);
+    await markWindow(page);
+    const full = await context.newPage();
+    for (const target of TARGETS) {
+      const before = await page.title();
+      await page.evaluate(() => {
+        for (const link of document.querySelectorAll('#appended-link')) link.remove();
+      });
+      await page.click(await appendLink(page, target));
+      await page.waitForURL((url) => url.pathname + url.search === target);
+      // The head is written in one go, title first: a new title means a new head.
+      await page.waitForFunction((title) => document.title !== title, before);
+      const navigated = await headOf(page);
+      await full.goto(`${e2e.server.url}${target}`);
+      const loaded = await headOf(full);
+      assert.deepEqual(navigated, loaded, target);
+      assert.ok(
+        loaded.elements.some(([tag, attributes]) => tag === 'link' && (attributes as string[]).includes('type=application/atom+xml')),
+        `${target} links its feed`,
+      );
+    }
+    assert.ok(await hasMarker(page), 'every step was a client navigation');
+    // The not-found page's data comes with its 404 status, which Chromium logs.
+    assert.deepEqual(
+      problems.filter((problem) => !problem.includes('status of 404')),
+      [],
+    );
+    await context.close();
+  });
+});
+
+test('the blog’s feed link is left to the browser, never fetched as page data', async () => {
+  const { page, context, dataRequests } = await visit(e2e.browser, `${e2e.server.url}/de/blog`);
+  await markWindow(page);
+  const response = page.waitForResponse((answer) => new URL(answer.url()).pathname === '/de/blog/feed.xml');
+  await page.click('.feed-link a[type="application/atom+xml"]');
+  assert.equal((await response).headers()['content-type'], 'application/atom+xml; charset=utf-8');
+  assert.deepEqual(dataRequests, []);
+  await context.close();
 });
 
 describe('language switcher', () => {

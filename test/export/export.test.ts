@@ -108,6 +108,7 @@ describe('npm run export', () => {
     const manifest = JSON.parse(readFileSync(join('dist', 'manifest.json'), 'utf8'));
     const paths = [
       ...locales.map((locale) => `/_data/${build}/_messages/${locale}.json`),
+      ...locales.map((locale) => `/${locale}/blog/feed.xml`),
       '/sitemap.xml',
       '/robots.txt',
       manifest.js,
@@ -183,10 +184,13 @@ describe('npm run export', () => {
       'cross-origin-opener-policy',
       'cache-control',
     ];
-    for (const path of paths) {
+    for (const path of [...paths, '/de/blog/feed.xml']) {
       const [exported, served] = await Promise.all([fetchBytes(host.url, path), fetchBytes(server.url, path)]);
       for (const name of names) assert.equal(exported.headers[name], served.headers[name], `${path}: ${name}`);
     }
+    // A feed is Atom, not the XML its extension would make it.
+    const feed = await fetchBytes(host.url, '/de/blog/feed.xml');
+    assert.equal(feed.headers['content-type'], 'application/atom+xml; charset=utf-8');
   });
 
   test('the host files are there: _headers, _redirects, nginx.conf, .nojekyll (GitHub Pages would drop _data)', () => {

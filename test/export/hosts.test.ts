@@ -55,6 +55,39 @@ describe('_headers (Netlify, Cloudflare Pages)', () => {
     });
   }
 
+  test('a feed is served as application/atom+xml, as the server does, with the page policy and the security headers', () => {
+    const withFeeds = hostTables(loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test' }), {
+      relay: null,
+      root: '/srv/site',
+      feeds: ['/de/blog/feed.xml', '/ja/%E3%83%96%E3%83%AD%E3%82%B0/feed.xml'],
+    });
+    const rules = parseHeadersFile(headersFile(withFeeds));
+    for (const path of ['/de/blog/feed.xml', '/ja/ブログ/feed.xml']) {
+      const headers = headersFor(rules, path);
+      assert.deepEqual(
+        headers.filter(([name]) => name === 'Content-Type'),
+        [['Content-Type', 'application/atom+xml; charset=utf-8']],
+        path,
+      );
+      assert.deepEqual(
+        headers.filter(([name]) => name === 'Cache-Control'),
+        [['Cache-Control', policy.page]],
+      );
+      for (const [name] of security)
+        assert.ok(
+          headers.some(([n]) => n === name),
+          name,
+        );
+    }
+    const nginx = nginxConf(withFeeds);
+    assert.match(
+      nginx,
+      /location = "\/ja\/ブログ\/feed\.xml" \{[^}]*types \{ \}\s*default_type application\/atom\+xml;\s*charset_types application\/atom\+xml;/,
+    );
+    const de = nginx.slice(nginx.indexOf('location = "/de/blog/feed.xml" {'));
+    assert.ok(de.slice(0, de.indexOf('types { }')).includes(`add_header Cache-Control "${policy.page}" always;`));
+  });
+
   test('HSTS only when PUBLIC_URL is https, as the server sends it only over https', () => {
     const plain = parseHeadersFile(headersFile(tablesFor({ PUBLIC_URL: 'http://example.test' })));
     assert.equal(

@@ -65,7 +65,7 @@ function makePage(html: string): PageData {
     locale: 'en',
     dir: 'ltr',
     path: '/en/about',
-    head: { title: 'T', description: 'D', canonical: null, alternates: [] },
+    head: { title: 'T', description: 'D', canonical: null, alternates: [], links: [], meta: [], jsonLd: null },
     nav: [{ label: 'nav.home', path: '/en' }],
     locales: [],
     fallback: null,

@@ -1,3 +1,5 @@
+import { ATOM_CONTENT_TYPE } from '../../routes/feed.ts';
+import { fileForPath } from '../files.ts';
 import { cacheRules, type HostTables } from './tables.ts';
 
 /**
@@ -23,5 +25,7 @@ export function headersFile(tables: HostTables): string {
       lines.push(pattern, `  Cache-Control: ${cacheControl}`);
     }
   }
+  // Hosts would call a feed `application/xml` by its extension; the server says what it is.
+  for (const path of tables.feeds) lines.push(`/${fileForPath(path)}`, `  Content-Type: ${ATOM_CONTENT_TYPE}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
-import { ExportError } from '../files.ts';
+import { ATOM_TYPE } from '../../routes/feed.ts';
+import { ExportError, fileForPath } from '../files.ts';
 import type { HostTables } from './tables.ts';
 
 /**
@@ -87,6 +88,18 @@ export function nginxConf(tables: HostTables, { listen = '8080' }: { listen?: st
     ...headers(policy.notFound),
     '    }',
   ];
+  // A feed is `application/atom+xml`, as the server says, not the XML its extension would make it.
+  for (const path of tables.feeds) {
+    out.push(
+      // nginx matches the decoded path.
+      `    location = ${quote(`/${fileForPath(path)}`)} {`,
+      ...headers(policy.page),
+      '        types { }',
+      `        default_type ${ATOM_TYPE};`,
+      `        charset_types ${ATOM_TYPE};`,
+      '    }',
+    );
+  }
   for (const locale of locales) {
     out.push(
       `    location /${locale}/ {`,

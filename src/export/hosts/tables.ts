@@ -21,9 +21,14 @@ export type HostTables = {
   };
   /** Where the exported folder is, for nginx's `root`. */
   root: string;
+  /** Each locale's Atom feed (percent-encoded paths): served as `application/atom+xml`, as the server does, not as XML. */
+  feeds: readonly string[];
 };
 
-export function hostTables(config: Config, { relay, root }: { relay: string | null; root: string }): HostTables {
+export function hostTables(
+  config: Config,
+  { relay, root, feeds = [] }: { relay: string | null; root: string; feeds?: readonly string[] },
+): HostTables {
   const https = new URL(config.publicUrl).protocol === 'https:';
   return {
     locales: config.locales,
@@ -32,6 +37,7 @@ export function hostTables(config: Config, { relay, root }: { relay: string | nu
     policy: cachePolicy(config.pageMaxAge),
     monitoring: { path: config.monitoring.path, maxBytes: config.monitoring.maxBytes, relay },
     root,
+    feeds,
   };
 }
 

@@ -4,17 +4,22 @@
 import type { Translator } from '../../i18n/intl.ts';
 import type { SearchResults } from './engine.ts';
 import { SEARCH_SLUG, searchPath } from './query.ts';
-import type { LocaleLink, NavEntry, PageData } from '../types.ts';
+import type { Head, LocaleLink, NavEntry, PageData } from '../types.ts';
 
 /** Results a search page lists (the server's JSON for the box too). */
 export const PAGE_RESULTS = 10;
+
+export type SearchChrome = Parts['chrome'];
 
 type Parts = {
   build: string;
   /** The page's locale's translator (its locale is the page's). */
   intl: Translator;
-  /** The header's links in the page's locale (any page of that locale has them). */
-  nav: NavEntry[];
+  /**
+   * What every page of the locale shares: the header's links (localized paths) and the
+   * head's locale-wide tags (its feed link); any page of that locale has them.
+   */
+  chrome: { nav: NavEntry[] } & Pick<Head, 'links' | 'meta' | 'jsonLd'>;
   /** Every locale of the site, for the switcher (any page's `locales` will do: only locale, name and dir are read). */
   locales: readonly LocaleLink[];
   query: string;
@@ -22,7 +27,7 @@ type Parts = {
 };
 
 /** `noindex` (no canonical); the switcher keeps the query. */
-export function searchPageData({ build, intl, nav, locales, query, results: { total, hits } }: Parts): PageData {
+export function searchPageData({ build, intl, chrome: { nav, ...shared }, locales, query, results: { total, hits } }: Parts): PageData {
   const { locale } = intl;
   const title = query ? intl.formatMessage({ id: 'search.titleWithQuery' }, { query }) : intl.formatMessage({ id: 'search.title' });
   return {
@@ -37,6 +42,7 @@ export function searchPageData({ build, intl, nav, locales, query, results: { to
       // No canonical: the document says noindex, and the sitemap never lists it.
       canonical: null,
       alternates: [],
+      ...shared,
     },
     nav,
     locales: locales.map((link) => ({ locale: link.locale, name: link.name, path: searchPath(link.locale, query), dir: link.dir })),

@@ -1,0 +1,32 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../src/server/app.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import { Lifecycle } from '../../src/server/lifecycle.ts';
+import { createLogger } from '../../src/server/log.ts';
+import type { Manifest } from '../../src/server/manifest.ts';
+import { type PreparedSite, prepareSite } from '../../src/server/prepare-site.ts';
+import { ROOT } from './server.ts';
+
+/**
+ * The real app (prepareSite + createApp) over a content folder, on a loopback
+ * port. `images` go into a copy of the build's manifest, as the build would
+ * write them for that content.
+ */
+export async function serveApp(
+  env: Record<string, string>,
+  images: Manifest['images'] = {},
+): Promise<{ url: string; runtime: PreparedSite; close: () => void }> {
+  const dist = mkdtempSync(join(tmpdir(), 'polysite-dist-'));
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'manifest.json'), 'utf8'));
+  writeFileSync(join(dist, 'manifest.json'), JSON.stringify({ ...manifest, images }));
+  const config = loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test', DIST_DIR: dist, LOG_LEVEL: 'silent', ...env });
+  const runtime = await prepareSite(config);
+  const app = createApp({ config, runtime, log: createLogger(() => {}), lifecycle: new Lifecycle() });
+  const server = createServer(app.callback()).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, runtime, close: () => server.close() };
+}
