@@ -1,9 +1,5 @@
 import type { HeadTag, PageData } from '../routes/types.ts';
 
-/** Every element of the head that depends on the page (src/server/document.ts writes them between the title and the icon). */
-const PER_PAGE =
-  'meta[name=description],meta[name=robots],link[rel=canonical],link[rel=alternate],meta[property],meta[name^="twitter:"],script[type="application/ld+json"]';
-
 /**
  * After a client navigation, make <html> and <head> what a full load of the
  * URL would give: lang/dir, the title, and the per-page elements, rewritten in
@@ -16,8 +12,10 @@ export function updateHead(page: PageData): void {
   root.lang = page.locale;
   root.dir = page.dir;
   document.title = head.title;
-  for (const element of document.head.querySelectorAll(PER_PAGE)) element.remove();
-  const anchor = document.head.querySelector('link[rel=icon]');
+  // Every element that depends on the page sits between the title and the icon
+  // (src/server/document.ts writes them there, and nothing else): remove them all.
+  const anchor = document.head.querySelector('link[rel=icon]')!;
+  while (anchor.previousElementSibling!.tagName !== 'TITLE') anchor.previousElementSibling!.remove();
   const add = (name: string, attributes: HeadTag) => {
     const element = document.createElement(name);
     for (const key in attributes) element.setAttribute(key, attributes[key]!);

@@ -1,9 +1,19 @@
 import { SEARCH_SLUG } from '../routes/search/query.ts';
-import type { SearchChrome } from '../routes/search/page.ts';
-import type { LocaleLink, PageData, SearchIndexes } from '../routes/types.ts';
+import type { PageData, SearchIndexes } from '../routes/types.ts';
 import { makeClientIntl } from './intl.ts';
 import type { LocalPages } from './page-loader.ts';
 import type { createSearchSource } from './search.ts';
+
+/**
+ * A page of each locale the client has shown or loaded: what its pages share (the
+ * header's links at localized paths, the feed link) is what a search page made
+ * here needs.
+ */
+const seen = new Map<string, PageData>();
+
+export function noteLocale(page: PageData): void {
+  seen.set(page.locale, page);
+}
 
 /**
  * Search pages, made in the browser from the locale's index with the engine and the
@@ -13,31 +23,23 @@ import type { createSearchSource } from './search.ts';
  * (null) asks the server, as before. The work is in the search chunk
  * (search-engine.ts#localSearchPage): nothing of it in the first load.
  */
-/**
- * What each locale's pages share (header links at localized paths, the feed link),
- * from the pages the client has shown or loaded: a search page made here needs it.
- */
-const chromes = new Map<string, SearchChrome>();
-
-export function noteLocale({ locale, nav, head }: PageData): void {
-  chromes.set(locale, { nav, links: head.links, meta: [], jsonLd: null });
-}
-
 export function localPages(
   indexes: SearchIndexes,
   source: ReturnType<typeof createSearchSource>,
-  build: string,
-  locales: readonly LocaleLink[],
+  /** The document's page: its build, the site's locales, and the first page seen. */
+  first: PageData,
 ): LocalPages {
+  const { build, locales } = first;
+  noteLocale(first);
   return (key, messages) => {
     // A page key: the path, and a search's `?q=`.
     const [path = '', search = ''] = key.split('?', 2);
     const locale = path.split('/')[1] ?? '';
-    const chrome = chromes.get(locale);
+    const like = seen.get(locale);
     // A locale none of whose pages was seen yet: what its pages share is unknown here, ask for the page.
-    if (path !== `/${locale}/${SEARCH_SLUG}` || !indexes[locale] || !chrome) return null;
+    if (path !== `/${locale}/${SEARCH_SLUG}` || !indexes[locale] || !like) return null;
     return import('./search-engine.ts').then((engine) =>
-      engine.localSearchPage({ search, locale, chrome, messages, source, build, locales, makeIntl: makeClientIntl }),
+      engine.localSearchPage({ search, like, messages, source, build, locales, makeIntl: makeClientIntl }),
     );
   };
 }

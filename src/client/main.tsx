@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { App } from '../routes/app.tsx';
 import { readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
 import { RootErrorBoundary } from './error-screen.tsx';
-import { localPages, noteLocale } from './local-pages.ts';
+import { localPages } from './local-pages.ts';
 import { type ClientNavigator, createNavigator } from './navigator.ts';
 import { reportError, startReporting } from './reporting.ts';
 import { createSearchSource } from './search.ts';
@@ -30,8 +30,7 @@ function ClientApp({ navigator }: { navigator: ClientNavigator }) {
 const payload = readPayload(document);
 startReporting(payload.monitoring);
 const search = createSearchSource(payload.search ?? {}, payload.page.build);
-noteLocale(payload.page);
-const nav = createNavigator(payload, localPages(payload.search ?? {}, search, payload.page.build, payload.page.locales));
+const nav = createNavigator(payload, localPages(payload.search ?? {}, search, payload.page));
 const logAndReport = (error: unknown) => {
   console.error(error);
   reportError(error);

@@ -3,7 +3,7 @@ import { dataUrl, pageKey } from '../routes/page-data.ts';
 import type { Searcher } from '../routes/search-box.tsx';
 import { loadSearchIndex, searchIndex } from '../routes/search/engine.ts';
 import type { CompiledMessages, Translator } from '../i18n/intl.ts';
-import { type SearchChrome, searchPageData } from '../routes/search/page.ts';
+import { searchPageData } from '../routes/search/page.ts';
 import { parseSearchQuery } from '../routes/search/query.ts';
 import type { LocaleLink, PageData, Payload } from '../routes/types.ts';
 
@@ -45,8 +45,7 @@ export function serverSearcher(build: string, locale: string): Searcher {
  */
 export async function localSearchPage({
   search,
-  locale,
-  chrome,
+  like,
   messages,
   source,
   build,
@@ -55,8 +54,8 @@ export async function localSearchPage({
 }: {
   /** The page key's query, without its `?`. */
   search: string;
-  locale: string;
-  chrome: SearchChrome;
+  /** A page of the search page's locale: its locale, and what all its pages share. */
+  like: PageData;
   messages: Promise<CompiledMessages | null>;
   source: (locale: string) => Promise<Searcher>;
   build: string;
@@ -64,6 +63,7 @@ export async function localSearchPage({
   /** The main bundle's (makeClientIntl), passed in so that this chunk shares no module with it. */
   makeIntl: (locale: string, messages: CompiledMessages) => Translator;
 }): Promise<PageData> {
+  const { locale } = like;
   const query = parseSearchQuery(search);
   if (query.kind === 'reject') throw new Error(query.reason);
   const [arrived, results] = await Promise.all([
@@ -71,5 +71,6 @@ export async function localSearchPage({
     query.query ? source(locale).then((search) => search(query.query, new AbortController().signal)) : { total: 0, hits: [] },
   ]);
   if (!arrived) throw new Error(`no messages for ${locale}`);
+  const chrome = { nav: like.nav, links: like.head.links };
   return searchPageData({ build, intl: makeIntl(locale, arrived), chrome, locales, query: query.query, results });
 }

@@ -28,6 +28,8 @@ function documentStart({ locale, dir, head }: PageData, manifest: Manifest): str
     `<!DOCTYPE html><html lang="${attr(locale)}" dir="${dir}"><head>`,
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(head.title)}</title>`,
+    // From here to the icon: the elements that depend on the page, and only those
+    // (src/client/head.ts replaces exactly this run after a client navigation).
     `<meta name="description" content="${attr(head.description)}">`,
     head.canonical ? `<link rel="canonical" href="${attr(head.canonical)}">` : '<meta name="robots" content="noindex">',
     ...alternates,

@@ -165,7 +165,7 @@ export function buildPageStore({
       };
     },
     searchPage(locale, query, results) {
-      const chrome = { nav: navs.get(locale)!, ...share.plain(locale) };
+      const chrome = { nav: navs.get(locale)!, links: share.plain(locale).links };
       return searchPageData({ build, intl: intls.get(locale)!, chrome, locales: switcherFor(''), query, results });
     },
     intl: (locale) => intls.get(locale)!,

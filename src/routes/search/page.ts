@@ -9,8 +9,6 @@ import type { Head, LocaleLink, NavEntry, PageData } from '../types.ts';
 /** Results a search page lists (the server's JSON for the box too). */
 export const PAGE_RESULTS = 10;
 
-export type SearchChrome = Parts['chrome'];
-
 type Parts = {
   build: string;
   /** The page's locale's translator (its locale is the page's). */
@@ -19,7 +17,7 @@ type Parts = {
    * What every page of the locale shares: the header's links (localized paths) and the
    * head's locale-wide tags (its feed link); any page of that locale has them.
    */
-  chrome: { nav: NavEntry[] } & Pick<Head, 'links' | 'meta' | 'jsonLd'>;
+  chrome: { nav: NavEntry[] } & Pick<Head, 'links'>;
   /** Every locale of the site, for the switcher (any page's `locales` will do: only locale, name and dir are read). */
   locales: readonly LocaleLink[];
   query: string;
@@ -43,6 +41,9 @@ export function searchPageData({ build, intl, chrome: { nav, ...shared }, locale
       canonical: null,
       alternates: [],
       ...shared,
+      // Nothing to share, nor to describe as structured data: a page of results.
+      meta: [],
+      jsonLd: null,
     },
     nav,
     locales: locales.map((link) => ({ locale: link.locale, name: link.name, path: searchPath(link.locale, query), dir: link.dir })),
