@@ -187,7 +187,8 @@ describe('the head after a client navigation', () => {
     '/ja/nope',
     '/ja/search?q=docker',
     '/fr',
-    '/de/docs/guides/install',
+    '/de/docs/anleitungen/installation',
+    '/ja/%E6%A6%82%E8%A6%81',
   ];
 
   test('equals a full load of the same URL: title, description, canonical, hreflang, feed, Open Graph, Twitter, JSON-LD', async () => {
