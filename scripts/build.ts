@@ -75,8 +75,8 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
         logLevel: 'warning',
       });
 
-  await esbuild.build({
-    entryPoints: ['src/server/main.ts'],
+  // The server and `npm run export`'s program are Node bundles made the same way.
+  const nodeBundle = {
     absWorkingDir: ROOT_DIR,
     bundle: true,
     platform: 'node',
@@ -87,6 +87,21 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     // and a few parts of @sentry/node (src/server/sentry-client.ts), no OpenTelemetry
     // hooks, so only those parts are bundled, in a chunk loaded only with SENTRY_DSN.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    jsx: 'automatic',
+    // React's server renderer ships a development and a production build and picks one
+    // at run time; the production bundle needs only the latter (about 0.8 MB less to load).
+    // Our own NODE_ENV checks read the environment object, which this does not replace.
+    define: dev ? {} : ({ 'process.env.NODE_ENV': '"production"' } as Record<string, string>),
+    // Less to parse at start, with names kept so logged stacks stay readable without source maps.
+    minifyWhitespace: !dev,
+    minifySyntax: !dev,
+    sourcemap: true,
+    logLevel: 'warning',
+  } satisfies esbuild.BuildOptions;
+
+  await esbuild.build({
+    ...nodeBundle,
+    entryPoints: ['src/server/main.ts'],
     // What start-up may not need (the relay, undici and the SDK without SENTRY_DSN, the Markdown
     // and YAML compilers when dist/content.json is current) is import()ed, and split into
     // chunks so it is not even parsed unless it is used.
@@ -94,37 +109,11 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     outdir: join(dist, 'server'),
     entryNames: '[name]',
     chunkNames: 'chunk-[hash]',
-    jsx: 'automatic',
-    // React's server renderer ships a development and a production build and picks one
-    // at run time; the production bundle needs only the latter (about 0.8 MB less to load).
-    // Our own NODE_ENV checks read the environment object, which this does not replace.
-    define: dev ? {} : { 'process.env.NODE_ENV': '"production"' },
-    // Less to parse at start, with names kept so logged stacks stay readable without source maps.
-    minifyWhitespace: !dev,
-    minifySyntax: !dev,
-    sourcemap: true,
-    logLevel: 'warning',
   });
 
   // `npm run export`'s program: the server's own modules (one renderer), bundled the same way
   // (not for `npm run dev`, which serves and never exports).
-  if (!dev)
-    await esbuild.build({
-      entryPoints: { export: 'src/export/main.ts' },
-      absWorkingDir: ROOT_DIR,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: ['node20'],
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-      outdir: join(dist, 'export'),
-      jsx: 'automatic',
-      define: dev ? {} : { 'process.env.NODE_ENV': '"production"' },
-      minifyWhitespace: !dev,
-      minifySyntax: !dev,
-      sourcemap: true,
-      logLevel: 'warning',
-    });
+  if (!dev) await esbuild.build({ ...nodeBundle, entryPoints: { export: 'src/export/main.ts' }, outdir: join(dist, 'export') });
 
   const outputs = Object.entries(client.metafile.outputs);
   const entry = (name: string, ext: string) => {
