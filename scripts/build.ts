@@ -15,7 +15,7 @@ import { loadSite } from '../src/server/content/site.ts';
 import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
 import { MANIFEST_FILE, type Manifest } from '../src/server/manifest.ts';
 import { contentFingerprint, writeSnapshot } from '../src/server/content/snapshot.ts';
-import { makeIndexFiles } from '../src/server/search-indexes.ts';
+import { buildIndexFiles } from './build-search.ts';
 import { buildImages } from './build-images.ts';
 
 /** Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a slow network loads it in about a second. */
@@ -30,6 +30,10 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   const dist = outDir;
   const assetsDir = join(dist, 'client', 'assets');
   const content = dev ? null : checkContent();
+  // Started now, awaited after the bundles: a large site's indexing runs beside esbuild.
+  const indexing = content ? buildIndexFiles(content.site) : Promise.resolve([]);
+  // A failed indexing is reported where it is awaited, not as an unhandled rejection meanwhile.
+  indexing.catch(() => {});
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(assetsDir, { recursive: true });
   if (content) writeSnapshot(dist, content.fingerprint, content.site, content.messages);
@@ -140,7 +144,7 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     .map((imported) => `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`);
   // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
   const search: Record<string, string> = {};
-  for (const file of content ? makeIndexFiles(content.site) : []) {
+  for (const file of await indexing) {
     writeFileSync(join(dist, 'client', file.url), file.json);
     search[file.locale] = file.url;
   }

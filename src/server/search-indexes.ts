@@ -24,7 +24,7 @@ export function indexUrl(locale: string, json: string): string {
 }
 
 /** Every page a locale serves, its own or the default locale's (marked, with the language's name in this locale). */
-function indexedPages(site: Site, locale: string): IndexedPage[] {
+export function indexedPages(site: Site, locale: string): IndexedPage[] {
   const names = new Intl.DisplayNames([locale], { type: 'language' });
   return [...site.pages.get(locale)!.values()]
     .filter((page) => matchRoute(page.slug) !== 'search')
