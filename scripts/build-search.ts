@@ -4,36 +4,33 @@
 // esbuild bundles; a small site does it in process, where starting workers
 // would cost more than it saves. Both make the same bytes (one buildSearchIndex).
 import { availableParallelism } from 'node:os';
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { buildSearchIndex, type IndexedPage } from '../src/routes/search/engine.ts';
 import type { Site } from '../src/server/content/site.ts';
 import { type IndexFile, indexedPages, indexUrl, makeIndexFiles } from '../src/server/search-indexes.ts';
+import { ask, tsWorker } from './ts-worker.ts';
 
 /** From this many pages (all locales), workers pay for themselves. */
 const WORKERS_FROM_PAGES = 2000;
 
 type Job = { locale: string; pages: IndexedPage[] };
 
-// The build runs under tsx, whose loader a worker does not inherit, and this file is
-// TypeScript: the worker registers tsx's loader, then loads this file.
-const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); });`;
-
 /** `workersFrom`: the site size (pages, all locales) from which workers are used. */
 export async function buildIndexFiles(site: Site, { workersFrom = WORKERS_FROM_PAGES } = {}): Promise<IndexFile[]> {
   let pages = 0;
   for (const served of site.pages.values()) pages += served.size;
-  const threads = Math.min(Math.max(2, availableParallelism()), site.locales.length);
+  const threads = Math.min(availableParallelism(), site.locales.length);
   if (pages < workersFrom || availableParallelism() < 2) return makeIndexFiles(site);
 
   const jobs: Job[] = site.locales.map((locale) => ({ locale, pages: indexedPages(site, locale) }));
   const made = new Map<string, string>();
   await Promise.all(
     Array.from({ length: threads }, async () => {
-      const worker = new Worker(WORKER_BOOT, { eval: true });
+      const worker = tsWorker(import.meta.url);
       try {
         for (let job = jobs.shift(); job; job = jobs.shift()) {
           const { locale } = job;
-          made.set(locale, await ask(worker, job));
+          made.set(locale, await ask<string>(worker, job));
         }
       } finally {
         await worker.terminate();
@@ -43,22 +40,6 @@ export async function buildIndexFiles(site: Site, { workersFrom = WORKERS_FROM_P
   return site.locales.map((locale) => {
     const json = made.get(locale)!;
     return { locale, url: indexUrl(locale, json), json };
-  });
-}
-
-function ask(worker: Worker, job: Job): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const done = (error: Error) => {
-      worker.off('message', answer);
-      reject(error);
-    };
-    const answer = (json: string) => {
-      worker.off('error', done);
-      resolve(json);
-    };
-    worker.once('message', answer);
-    worker.once('error', done);
-    worker.postMessage(job);
   });
 }
 

@@ -11,7 +11,7 @@ import { basename, join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
-import { loadSite } from '../src/server/content/site.ts';
+import { compileSite } from './build-content.ts';
 import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
 import { MANIFEST_FILE, type Manifest } from '../src/server/manifest.ts';
 import { contentFingerprint, writeSnapshot } from '../src/server/content/snapshot.ts';
@@ -29,7 +29,7 @@ const FIRST_LOAD_BUDGET = 80 * 1024;
 export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {}): Promise<void> {
   const dist = outDir;
   const assetsDir = join(dist, 'client', 'assets');
-  const content = dev ? null : checkContent();
+  const content = dev ? null : await checkContent();
   // Started now, awaited after the bundles: a large site's indexing runs beside esbuild.
   const indexing = content ? buildIndexFiles(content.site) : Promise.resolve([]);
   // A failed indexing is reported where it is awaited, not as an unhandled rejection meanwhile.
@@ -216,11 +216,11 @@ function reportSizes(dist: string, files: string[], firstLoad: string[]): void {
 }
 
 /** Compile every page and message now, so a broken file fails the build with its file and line. */
-function checkContent() {
+async function checkContent() {
   const config = loadConfig({ ...process.env, PORT: '0' });
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
   const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
-  const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages);
+  const site = await compileSite(config.localesDir, config.locales, config.defaultLocale, messages);
   const problems = findMessageProblems(config.localesDir, config.locales, config.defaultLocale);
   if (problems.length) throw new Error(`messages:\n  ${problems.join('\n  ')}`);
   return { fingerprint, site, messages };

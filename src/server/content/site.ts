@@ -59,8 +59,19 @@ export type Site = {
 
 type Source = { locale: string; slug: string; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
 
-/** `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels). */
-export function loadSite(localesDir: string, locales: readonly string[], defaultLocale: string, messages: MessageCatalog): Site {
+/**
+ * `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels).
+ * `serving`: compile only these locales' pages (the others stay empty); every
+ * source is still read and every path resolved, so a build can compile the
+ * locales in several threads and join them (scripts/build-content.ts).
+ */
+export function loadSite(
+  localesDir: string,
+  locales: readonly string[],
+  defaultLocale: string,
+  messages: MessageCatalog,
+  { serving = locales }: { serving?: readonly string[] } = {},
+): Site {
   const problems: string[] = [];
   const labels = new Map(locales.map((locale) => [locale, markdownLabels(locale, messages)]));
   const sources: Source[] = [];
@@ -148,11 +159,12 @@ export function loadSite(localesDir: string, locales: readonly string[], default
       ...(servingLocale === source.locale && recordOf(source.locale, source.slug)),
     });
   };
-  for (const source of sources) compile(source, source.locale);
+  const serves = new Set(serving);
+  for (const source of sources) if (serves.has(source.locale)) compile(source, source.locale);
   // A page missing in a locale but present in the default one is served from the default.
   for (const source of sources) {
     if (source.locale !== defaultLocale) continue;
-    for (const locale of locales) if (!pages.get(locale)!.has(source.slug)) compile(source, locale);
+    for (const locale of serving) if (!pages.get(locale)!.has(source.slug)) compile(source, locale);
   }
 
   if (problems.length) throw new ContentError(problems);

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { compileSite } from '../../scripts/build-content.ts';
+import { ROOT_DIR } from '../../src/server/config.ts';
+import type { ContentError } from '../../src/server/content/errors.ts';
+import { loadSite } from '../../src/server/content/site.ts';
+import { loadMessages } from '../../src/server/messages.ts';
+import { makeLocales, makePage } from '../helpers/content.ts';
+
+// A large site's content is compiled in two threads (half of the locales each) and
+// joined: the result must be the site one thread makes, and its problems the same.
+
+const compileBoth = async (dir: string, locales: string[]) => {
+  const messages = loadMessages(dir, locales, locales[0]!);
+  return { joined: await compileSite(dir, locales, locales[0]!, messages, { workersFrom: 0 }), messages };
+};
+
+test('the site compiled in two threads is the one-thread site: every page of every locale, HTML and paths', async () => {
+  const locales = ['en', 'ar', 'de', 'fr', 'ja'];
+  const dir = join(ROOT_DIR, 'locales');
+  const { joined, messages } = await compileBoth(dir, locales);
+  const single = loadSite(dir, locales, 'en', messages);
+  assert.deepEqual([...joined.pages.keys()], [...single.pages.keys()]);
+  for (const [locale, pages] of single.pages) {
+    const other = joined.pages.get(locale)!;
+    assert.deepEqual([...other.keys()], [...pages.keys()], locale);
+    for (const [slug, page] of pages) {
+      const { html, ...rest } = page;
+      const { html: otherHtml, ...otherRest } = other.get(slug)!;
+      assert.deepEqual(otherRest, rest, `${locale}/${slug}`);
+      assert.equal(otherHtml(), html(), `${locale}/${slug}`);
+    }
+  }
+  assert.deepEqual(joined.translations, single.translations);
+  assert.equal(joined.paths.pathOf('ja', 'about'), '/ja/%E6%A6%82%E8%A6%81');
+  assert.deepEqual(joined.paths.find('de', 'about'), { key: 'about', canonical: false });
+});
+
+test("both threads' problems are reported, each once", async () => {
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage({}, '[x](/nowhere-en)\n'), 'pages/a.md': makePage() },
+    de: { 'pages/index.md': makePage({}, '[x](/nowhere-de)\n'), 'pages/a.md': makePage({ slug: 'x/y' }) },
+  });
+  await assert.rejects(compileBoth(dir, ['en', 'de']), (error: ContentError) => {
+    assert.equal(error.name, 'ContentError');
+    // en is compiled here, de in the worker: both links are reported; the slug problem, seen by both, once.
+    assert.equal(error.problems.filter((problem) => problem.includes('/nowhere-en')).length, 1);
+    assert.equal(error.problems.filter((problem) => problem.includes('/nowhere-de')).length, 1);
+    assert.equal(error.problems.filter((problem) => problem.includes('slug "x/y"')).length, 1);
+    return true;
+  });
+});
