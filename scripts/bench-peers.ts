@@ -49,7 +49,15 @@ export type Target = {
   expect?: string;
   /** The precomputed buffer answers every path with the page, so it has no scripts to fetch. */
   measureJs?: false;
+  /** Where the page is; default: the peers' BENCH_PATH. */
+  path?: string;
 };
+
+/**
+ * polysite's German install guide has a localized path (`/de/docs/guides/install`
+ * answers a 308 to it): the same page as the peers' BENCH_PATH, measured where it is.
+ */
+const POLYSITE_PATH = '/de/docs/anleitungen/installation';
 
 const version = (peer: string, pkg: string) =>
   JSON.parse(readFileSync(join(PEERS_DIR, peer, 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
@@ -91,6 +99,7 @@ const TARGETS: Target[] = [
     name: 'polysite',
     label: '**polysite** (render cache on)',
     command: procfileWeb,
+    path: POLYSITE_PATH,
     env: { RENDER_CACHE: 'on' },
     expect: '<html lang="de"',
   },
@@ -98,6 +107,7 @@ const TARGETS: Target[] = [
     name: 'polysite-nocache',
     label: '**polysite**, `RENDER_CACHE=off`',
     command: procfileWeb,
+    path: POLYSITE_PATH,
     env: { RENDER_CACHE: 'off' },
     expect: '<html lang="de"',
   },
@@ -141,7 +151,7 @@ async function main() {
   const outcomes: Outcome[] = [];
   for (const target of targets) {
     const label = target.label.replace(/\{([\w-]+)\}/g, (_, pkg: string) => version(target.peer!, pkg).split('.')[0]!);
-    process.stderr.write(`\n[${target.name}] measuring ${BENCH_PATH}\n`);
+    process.stderr.write(`\n[${target.name}] measuring ${target.path ?? BENCH_PATH}\n`);
     try {
       outcomes.push({ label, name: target.name, ...(await measure(target, settings)) });
     } catch (error) {
@@ -171,7 +181,7 @@ async function measure(target: Target, settings: { duration: number; warmup: num
   const server = await startServer(target.command, {
     cwd: target.peer ? PEERS[target.peer]!.dir : ROOT_DIR,
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...target.env },
-    path: BENCH_PATH,
+    path: target.path ?? BENCH_PATH,
     logFile: join(LOG_DIR, `${target.name}.log`),
     cpu: 0,
   });

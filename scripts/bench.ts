@@ -71,7 +71,8 @@ type Row = {
 const PASSES = ['pages', 'monitoring', 'search', 'export'] as const;
 type Pass = (typeof PASSES)[number];
 /** The page the monitoring pass loads, and every cold start waits for. */
-const DOCS_PAGE = '/de/docs/guides/install';
+// The German install guide, at its localized path (`/de/docs/guides/install` is a 308 to it).
+const DOCS_PAGE = '/de/docs/anleitungen/installation';
 /** Extra start-and-stop samples per monitoring setting, for a median cold start. */
 const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 3);
 
@@ -199,7 +200,7 @@ async function pagesPass(build: string) {
     ['docs (nested, de)', DOCS_PAGE],
     ['blog post (ja)', '/ja/blog/streaming-ssr-without-a-framework'],
     ['404 (fr)', '/fr/nope'],
-    ['page data JSON', `/_data/${build}/de/docs/guides/install.json`],
+    ['page data JSON', `/_data/${build}${DOCS_PAGE}.json`],
   ];
 
   const rows: Row[] = [];
