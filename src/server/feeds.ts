@@ -4,7 +4,6 @@ import { matchRoute } from '../routes/match.ts';
 import { StoredBody } from './compression.ts';
 import type { Site, SourcePage } from './content/site.ts';
 import { atomFeed, type FeedEntry } from './feed.ts';
-import type { PageStore } from './page-store.ts';
 import type { FeedLink } from './share-tags.ts';
 
 /** Entries a feed holds: the newest posts. A feed is a window on the blog, not its archive. */
@@ -25,9 +24,9 @@ export type Feeds = {
 
 type Options = {
   site: Site;
-  store: Pick<PageStore, 'intl'>;
+  /** The site's name in a locale (its `site.name` message), for the feed's title. */
+  siteName: (locale: string) => string;
   publicUrl: string;
-  pathOf: (locale: string, slug: string) => string | undefined;
 };
 
 /**
@@ -39,7 +38,8 @@ type Options = {
  * file's path under pages/), not its URL: a post keeps its id when its slug is
  * localized or the blog moves, so feed readers do not show it again as new.
  */
-export function buildFeeds({ site, store, publicUrl, pathOf }: Options): Feeds {
+export function buildFeeds({ site, siteName: nameIn, publicUrl }: Options): Feeds {
+  const { pathOf } = site.paths;
   const links = new Map<string, FeedLink>();
   const served = new Map<string, ServedFeed>();
   const host = new URL(publicUrl).hostname;
@@ -49,20 +49,17 @@ export function buildFeeds({ site, store, publicUrl, pathOf }: Options): Feeds {
   for (const locale of site.locales) {
     const pages = [...site.pages.get(locale)!.values()];
     const blog = pages.find((page) => matchRoute(page.slug) === 'blog-index');
-    const blogPath = blog && pathOf(locale, blog.slug);
-    if (!blog || blogPath === undefined) continue;
-    const siteName = store.intl(locale).formatMessage({ id: 'site.name' });
-    const posts = pages
-      .filter((page) => matchRoute(page.slug) === 'blog-post')
-      .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
-      .slice(0, FEED_ENTRIES);
-    const entries: FeedEntry[] = [];
-    for (const post of posts) {
-      const path = pathOf(locale, post.slug);
-      if (path !== undefined) entries.push(entryOf(post, locale, publicUrl + path, tag));
-    }
+    if (!blog) continue;
+    const blogPath = pathOf(locale, blog.slug);
+    const siteName = nameIn(locale);
+    const posts = pages.filter((page) => matchRoute(page.slug) === 'blog-post').sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
+    const entries: FeedEntry[] = posts
+      .slice(0, FEED_ENTRIES)
+      .map((post) => entryOf(post, locale, publicUrl + pathOf(locale, post.slug), tag));
     const path = feedPath(blogPath);
     const title = `${blog.title} · ${siteName}`;
+    // The feed's id must never change: it is dated by the blog's first post ever, not
+    // the oldest of the window the feed shows (that moves with every new post).
     const oldest = posts.reduce<string | undefined>(
       (first, post) => (post.date && (!first || post.date < first) ? post.date : first),
       undefined,

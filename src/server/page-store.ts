@@ -56,7 +56,7 @@ export function buildPageStore({
   publicUrl,
   build,
   maxCachedChars = DEFAULT_MAX_CACHED_CHARS,
-  share = makeShareTags({ publicUrl, images: {}, links: () => ({ pathOf: () => undefined, feedOf: () => null }) }),
+  share = makeShareTags({ publicUrl, images: {}, links: { pathOf: site.paths.pathOf, feedOf: () => null } }),
 }: Options): PageStore {
   const intls = new Map(site.locales.map((locale) => [locale, makeIntl(locale, messages.get(locale)!)]));
   const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(locale, locale), locale)]));

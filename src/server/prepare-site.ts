@@ -9,7 +9,8 @@ import { buildRobots, buildSitemap } from './sitemap.ts';
 import { StoredBody } from './compression.ts';
 import { buildFeeds, type Feeds } from './feeds.ts';
 import { checkShareImages } from './share-image.ts';
-import { makeShareTags, type SiteLinks } from './share-tags.ts';
+import { makeShareTags } from './share-tags.ts';
+import { makeIntl } from '../i18n/intl.ts';
 
 /** Everything start-up prepares so that requests only look things up. */
 export type PreparedSite = {
@@ -26,18 +27,14 @@ export async function prepareSite(config: Config): Promise<PreparedSite> {
   const manifest = readManifest(config.distDir);
   const { site, messages, built } = await loadContent(config);
   checkShareImages(site, manifest.images);
-  // A page's head names its locale's feed, which needs the store (its messages):
-  // bound just below, once the store exists. Page data is made on first request, after that.
-  let links: SiteLinks | undefined;
+  const siteName = (locale: string) => makeIntl(locale, messages.get(locale)!).formatMessage({ id: 'site.name' });
+  const feeds = buildFeeds({ site, siteName, publicUrl: config.publicUrl });
   const share = makeShareTags({
     publicUrl: config.publicUrl,
     images: manifest.images,
-    links: () => links ?? fail('page data was made before the site links were bound'),
+    links: { pathOf: site.paths.pathOf, feedOf: feeds.linkOf },
   });
   const store = buildPageStore({ site, messages, publicUrl: config.publicUrl, build: manifest.build, share });
-  const pathOf = site.paths.pathOf;
-  const feeds = buildFeeds({ site, store, publicUrl: config.publicUrl, pathOf });
-  links = { pathOf, feedOf: feeds.linkOf };
   const search = prepareSearch({ site, manifest, distDir: config.distDir, built, maxDownloadBytes: config.searchIndexMaxKb * 1024 });
   return {
     manifest,
@@ -48,10 +45,6 @@ export async function prepareSite(config: Config): Promise<PreparedSite> {
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
     feeds,
   };
-}
-
-function fail(message: string): never {
-  throw new Error(message);
 }
 
 /**

@@ -105,15 +105,15 @@ export function openGraphLocale(tag: string): string {
 
 const OPEN_GRAPH_EXCEPTIONS: Record<string, string> = { ar: 'ar_AR' };
 
-/** What the share tags need from outside a page, bound once the store exists (see prepare-site.ts). */
+/** What the share tags need from outside a page: where pages and feeds are. */
 export type SiteLinks = {
-  /** A page's path in a locale (percent-encoded, as the store serves it); undefined when the locale does not serve it. */
-  pathOf(locale: string, slug: string): string | undefined;
+  /** A page's path in a locale (percent-encoded, as the store serves it). */
+  pathOf(locale: string, slug: string): string;
   /** The locale's feed, when it has a blog. */
   feedOf(locale: string): FeedLink | null;
 };
 
-export type ShareContext = { publicUrl: string; images: ShareImages; links: () => SiteLinks };
+export type ShareContext = { publicUrl: string; images: ShareImages; links: SiteLinks };
 
 /** What the page store calls: a content page's tags, and those of a page made per request. */
 export type ShareTagMaker = {
@@ -148,11 +148,13 @@ export function makeShareTags({ publicUrl, images, links }: ShareContext): Share
               ? intl.formatMessage({ id: 'share.imageAlt' }, { site: siteName, tagline: intl.formatMessage({ id: 'site.tagline' }) })
               : intl.formatMessage({ id: 'share.pageImageAlt' }, { title: page.title }),
         },
-        feed: links().feedOf(locale),
-        breadcrumbs: kind === 'docs' ? breadcrumbs(page.slug, locale, pages, links(), publicUrl) : [],
+        feed: links.feedOf(locale),
+        // A page served from the default locale (untranslated) is a copy whose canonical is
+        // the original: no trail through this locale's pages for it.
+        breadcrumbs: kind === 'docs' && page.contentLocale === locale ? breadcrumbs(page.slug, locale, pages, links, publicUrl) : [],
       });
     },
-    plain: (locale) => plainShareHead(links().feedOf(locale)),
+    plain: (locale) => plainShareHead(links.feedOf(locale)),
   };
 }
 
@@ -173,8 +175,7 @@ export function breadcrumbs(
   for (let end = 1; end <= segments.length; end++) {
     const at = segments.slice(0, end).join('/');
     const page = pages.get(at);
-    const path = links.pathOf(locale, at);
-    if (page && path !== undefined) trail.push({ name: page.title, url: publicUrl + path });
+    if (page) trail.push({ name: page.title, url: publicUrl + links.pathOf(locale, at) });
   }
   return trail;
 }

@@ -137,6 +137,11 @@ describe('untranslated pages are copies of the original', () => {
     assert.equal(payload.page.fallback.contentLocale, 'en');
     const original = headOf((await get(server.url, '/en/docs/deploy/docker')).body);
     assert.equal(original.alternates.ja, undefined);
+    // Its structured data names the original, with no trail through the Japanese copies.
+    const jsonLd = (html: string) => JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!);
+    const types = (data: unknown) => JSON.stringify(data).match(/"@type":"\w+"/g);
+    assert.ok(!types(jsonLd(response.body))!.includes('"@type":"BreadcrumbList"'), JSON.stringify(jsonLd(response.body)));
+    assert.ok(types(jsonLd((await get(server.url, '/en/docs/deploy/docker')).body))!.includes('"@type":"BreadcrumbList"'));
   });
 });
 

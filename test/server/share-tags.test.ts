@@ -129,7 +129,7 @@ test('breadcrumbs: the docs index, each folder with an index page, the page; tit
     'docs/guides': '/de/docs/anleitungen',
     'docs/guides/deep/install': '/de/docs/anleitungen/deep/installation',
   };
-  const trail = breadcrumbs('docs/guides/deep/install', 'de', pages, { pathOf: (_locale, slug) => served[slug] }, 'https://example.test');
+  const trail = breadcrumbs('docs/guides/deep/install', 'de', pages, { pathOf: (_locale, slug) => served[slug]! }, 'https://example.test');
   assert.deepEqual(trail, [
     { name: 'Doku', url: 'https://example.test/de/docs' },
     { name: 'Anleitungen', url: 'https://example.test/de/docs/anleitungen' },
