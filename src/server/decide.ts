@@ -34,8 +34,17 @@ export function createDecider(
     switch (location.kind) {
       case 'reject':
         return location;
-      case 'redirect':
-        return { kind: 'redirect', status: location.status, location: location.location, negotiated: false };
+      case 'redirect': {
+        // The canonical form of a path may itself be a default path that this locale
+        // localized (`/DE/about/` -> `/de/about` -> `/de/ueber-uns`): go there in one hop.
+        const cut = location.location.indexOf('?');
+        const [canonicalPath, query] =
+          cut === -1 ? [location.location, ''] : [location.location.slice(0, cut), location.location.slice(cut)];
+        const canonical = parseLocation(canonicalPath, query, index);
+        const found = canonical.kind === 'page' ? paths.find(canonical.locale, canonical.slug) : undefined;
+        const target = found && canonical.kind === 'page' ? paths.pathOf(canonical.locale, found.key) + query : location.location;
+        return { kind: 'redirect', status: location.status, location: target, negotiated: false };
+      }
       case 'negotiate': {
         const locale = negotiateLocale({ cookie, acceptLanguage }, locales, defaultLocale);
         // `/about` lands on the page's path in the chosen locale (`/de/ueber-uns`) in one hop.

@@ -12,8 +12,13 @@ export function buildSitemap(store: PageStore, paths: SitePaths, publicUrl: stri
   const urls: string[] = [];
   for (const { locale, slug, path, translated } of store.entries()) {
     if (!translated.includes(locale)) continue;
-    const alternates = translated
-      .map((other) => `<xhtml:link rel="alternate" hreflang="${other}" href="${escapeHtml(publicUrl + paths.pathOf(other, slug))}"/>`)
+    // The same alternates as the page's head: each real translation, and x-default when the default locale has it.
+    const hreflangs = translated.includes(paths.defaultLocale) ? [...translated, 'x-default'] : translated;
+    const alternates = hreflangs
+      .map((other) => {
+        const href = publicUrl + paths.pathOf(other === 'x-default' ? paths.defaultLocale : other, slug);
+        return `<xhtml:link rel="alternate" hreflang="${other}" href="${escapeHtml(href)}"/>`;
+      })
       .join('');
     urls.push(`<url><loc>${escapeHtml(publicUrl + path)}</loc>${alternates}</url>`);
   }

@@ -86,6 +86,8 @@ describe('the default locale path in a locale that localized it', () => {
     ['/ja/about', encoded('/ja/概要')],
     ['/ar/about', encoded('/ar/حول')],
     ['/de/docs/guides', '/de/docs/anleitungen'],
+    ['/DE/about/?x=1', '/de/ueber-uns?x=1'],
+    ['/JA/%E6%A6%82%E8%A6%81/', encoded('/ja/概要')],
     ['/de/docs/guides/install#x', '/de/docs/anleitungen/installation'],
     ['/fr/docs/guides/install?a=<b>', '/fr/docs/guides/installation?a=%3Cb%3E'],
   ] as const) {
@@ -93,7 +95,7 @@ describe('the default locale path in a locale that localized it', () => {
       const response = await get(server.url, from.replace(/#.*/, ''));
       assert.equal(response.status, 308);
       assert.equal(response.headers.location, to);
-      // One hop: the target is the page.
+      // One hop, whatever was wrong with the path (case, slash, default form): the target is the page.
       assert.equal((await get(server.url, to)).status, 200);
     });
   }

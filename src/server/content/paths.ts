@@ -123,6 +123,8 @@ function printable(text: string): string {
 
 /** Where pages live, for requests: a page's path in a locale, and which page a requested path names. */
 export type SitePaths = {
+  /** The locale whose paths are every page's default path (and x-default's). */
+  defaultLocale: string;
   /** The page's path in the locale, percent-encoded (`/ja/%E6%A6%82%E8%A6%81`). */
   pathOf(locale: string, key: string): string;
   /**
@@ -143,6 +145,7 @@ export function sitePaths(pages: ReadonlyMap<string, ReadonlyMap<string, { local
   }
   const defaultByPath = byPath.get(defaultLocale)!;
   return {
+    defaultLocale,
     pathOf: (locale, key) => encoded.get(locale)?.get(key) ?? pagePath(locale, key),
     find(locale, slug) {
       const here = byPath.get(locale);
