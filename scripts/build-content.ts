@@ -27,9 +27,9 @@ export async function compileSite(
   locales: readonly string[],
   defaultLocale: string,
   messages: MessageCatalog,
-  { workersFrom = WORKERS_FROM_FILES } = {},
+  { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism() } = {},
 ): Promise<Site> {
-  if (markdownFiles(localesDir) < workersFrom || availableParallelism() < 2 || locales.length < 2) {
+  if (markdownFiles(localesDir) < workersFrom || cpus < 2 || locales.length < 2) {
     return loadSite(localesDir, locales, defaultLocale, messages);
   }
   // Every other locale, so each side gets a fair share of large and small ones.

@@ -15,12 +15,15 @@ const WORKERS_FROM_PAGES = 2000;
 
 type Job = { locale: string; pages: IndexedPage[] };
 
-/** `workersFrom`: the site size (pages, all locales) from which workers are used. */
-export async function buildIndexFiles(site: Site, { workersFrom = WORKERS_FROM_PAGES } = {}): Promise<IndexFile[]> {
+/** `workersFrom`: the site size (pages, all locales) from which workers are used; `cpus`: how many there are to use. */
+export async function buildIndexFiles(
+  site: Site,
+  { workersFrom = WORKERS_FROM_PAGES, cpus = availableParallelism() } = {},
+): Promise<IndexFile[]> {
   let pages = 0;
   for (const served of site.pages.values()) pages += served.size;
-  const threads = Math.min(availableParallelism(), site.locales.length);
-  if (pages < workersFrom || availableParallelism() < 2) return makeIndexFiles(site);
+  const threads = Math.min(cpus, site.locales.length);
+  if (pages < workersFrom || threads < 2) return makeIndexFiles(site);
 
   const jobs: Job[] = site.locales.map((locale) => ({ locale, pages: indexedPages(site, locale) }));
   const made = new Map<string, string>();

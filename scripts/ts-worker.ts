@@ -11,15 +11,18 @@ export function tsWorker(moduleUrl: string): Worker {
 export function ask<T>(worker: Worker, job: unknown): Promise<T> {
   return new Promise((resolve, reject) => {
     const failed = (error: Error) => {
-      worker.off('message', answered);
+      worker.off('message', answered).off('error', failed).off('exit', exited);
       reject(error);
     };
+    // A worker that ends without answering (killed, out of memory) must not leave the build waiting.
+    const exited = (code: number) => failed(new Error(`a build worker exited with code ${code} before it answered`));
     const answered = (answer: T) => {
-      worker.off('error', failed);
+      worker.off('error', failed).off('exit', exited);
       resolve(answer);
     };
     worker.once('message', answered);
     worker.once('error', failed);
+    worker.once('exit', exited);
     worker.postMessage(job);
   });
 }

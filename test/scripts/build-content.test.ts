@@ -13,7 +13,7 @@ import { makeLocales, makePage } from '../helpers/content.ts';
 
 const compileBoth = async (dir: string, locales: string[]) => {
   const messages = loadMessages(dir, locales, locales[0]!);
-  return { joined: await compileSite(dir, locales, locales[0]!, messages, { workersFrom: 0 }), messages };
+  return { joined: await compileSite(dir, locales, locales[0]!, messages, { workersFrom: 0, cpus: 2 }), messages };
 };
 
 test('the site compiled in two threads is the one-thread site: every page of every locale, HTML and paths', async () => {
