@@ -1,6 +1,8 @@
 // An Atom feed document (RFC 4287), as text. Pure: the ids, titles and URLs
 // come in ready; this file only knows Atom and how to write XML safely.
 
+import { escapeHtml } from './escape-html.ts';
+
 export type FeedEntry = {
   id: string;
   title: string;
@@ -78,9 +80,7 @@ function dateTime(day: string): string {
 // lone surrogates, U+FFFE/FFFF), and the C1 controls it discourages: dropped,
 // so no title can make the feed unparseable.
 const NOT_XML = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-/** Text for an element or a double-quoted attribute. */
+/** Text for an element or a double-quoted attribute: escaped as in HTML (the same five characters), after dropping what XML cannot hold. */
 export function xml(text: string): string {
-  return text.replace(NOT_XML, '').replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+  return escapeHtml(text.replace(NOT_XML, ''));
 }

@@ -108,6 +108,6 @@ test('a blog with no posts yet is still a valid feed, updated at the epoch', () 
 });
 
 test('xml() escapes the five special characters, for text and attributes alike', () => {
-  assert.equal(xml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;');
+  assert.equal(xml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
   assert.equal(xml('مرحبا 🎉 ü'), 'مرحبا 🎉 ü');
 });
