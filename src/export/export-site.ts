@@ -11,6 +11,7 @@ import type { PageData } from '../routes/types.ts';
 import type { Config } from '../server/config.ts';
 import { pageDataJson, messagesJson } from '../server/page-data-route.ts';
 import { browserMonitoring, documentRenderer } from '../server/page-document.ts';
+import type { PageStore } from '../server/page-store.ts';
 import { prepareSite } from '../server/prepare-site.ts';
 import { chooserPage } from './chooser.ts';
 import { ExportError, fileForPath, OutputFolder } from './files.ts';
@@ -39,8 +40,9 @@ const MARKER = '.polysite-export';
 
 export async function exportSite({ config, outDir, relay }: ExportOptions): Promise<ExportSummary> {
   const started = performance.now();
-  clearOutput(outDir);
+  // The site first: a content or build error leaves an earlier export as it was.
   const site = await prepareSite(config);
+  clearOutput(outDir);
   const { manifest, store, decide, search } = site;
   const { build } = manifest;
   const out = new OutputFolder(outDir);
@@ -111,7 +113,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   if (home.kind !== 'page') throw new ExportError(`/${config.defaultLocale} is not a page`);
   out.write('index.html', chooserPage({ home: home.page, intl: store.intl(config.defaultLocale), manifest }));
 
-  const tables = hostTables(config, { relay, root: outDir, feeds: site.feeds.paths });
+  const tables = hostTables(config, { relay, root: outDir, feeds: site.feeds.paths, moved: movedPaths(store, config.defaultLocale) });
   out.write('_headers', headersFile(tables));
   out.write('_redirects', redirectsFile(tables));
   out.write('nginx.conf', nginxConf(tables));
@@ -119,6 +121,23 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   out.write('.nojekyll', '');
 
   return { pages, files: out.files, bytes: out.bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Where the server answers a 308 into a localized path: the default locale's path
+ * of a page under a locale that serves it elsewhere (`/de/about` -> `/de/ueber-uns`).
+ */
+export function movedPaths(store: Pick<PageStore, 'entries'>, defaultLocale: string): { from: string; to: string }[] {
+  const entries = [...store.entries()];
+  const defaults = new Map(entries.filter((entry) => entry.locale === defaultLocale).map((entry) => [entry.slug, entry.path]));
+  const moved: { from: string; to: string }[] = [];
+  for (const { locale, slug, path } of entries) {
+    const original = defaults.get(slug);
+    if (original === undefined || locale === defaultLocale) continue;
+    const from = `/${locale}${original.slice(defaultLocale.length + 1)}`;
+    if (from !== path) moved.push({ from, to: path });
+  }
+  return moved;
 }
 
 /** Empties the output folder; refuses one that holds anything but an earlier export. */

@@ -41,6 +41,7 @@ export class OutputFolder {
   files = 0;
   bytes = 0;
   readonly #made = new Set<string>();
+  readonly #written = new Map<string, string>();
 
   constructor(root: string) {
     this.root = root;
@@ -48,13 +49,28 @@ export class OutputFolder {
 
   /** `file`: a path relative to the folder, with `/` separators. */
   write(file: string, bytes: Buffer | string): void {
+    this.#claim(file);
     writeFileSync(this.#place(file), bytes);
     this.#count(typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length);
   }
 
   copy(source: string, file: string): void {
+    this.#claim(file);
     copyFileSync(source, this.#place(file));
     this.#count(statSync(source).size);
+  }
+
+  /**
+   * One file per name: a page whose slug is `404` would be overwritten by the
+   * not-found page, and `About` and `about` are one file on a case-insensitive disk
+   * (macOS, Windows, and the hosts that store files that way).
+   */
+  #claim(file: string): void {
+    const key = file.normalize('NFC').toLowerCase();
+    const earlier = this.#written.get(key);
+    if (earlier !== undefined)
+      throw new ExportError(`two files would be written as ${file}${earlier === file ? '' : ` and ${earlier}`}: rename one of the pages`);
+    this.#written.set(key, file);
   }
 
   #place(file: string): string {

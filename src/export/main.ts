@@ -29,7 +29,7 @@ try {
   throw error;
 }
 
-const relay = values.relay ? readRelay(values.relay) : null;
+const relay = values.relay !== undefined ? readRelay(values.relay) : null;
 const outDir = resolve(values.out ?? resolve(ROOT_DIR, 'out'));
 if (!process.env.PUBLIC_URL) {
   process.stderr.write(`polysite export: PUBLIC_URL is not set: canonical links, hreflang and the sitemap will name ${config.publicUrl}\n`);
@@ -50,7 +50,11 @@ try {
       `in ${summary.seconds.toFixed(1)} s; peak memory ${peakMb.toFixed(0)} MB`,
   );
 } catch (error) {
-  if (error instanceof ContentError || error instanceof ExportError) fail((error as Error).message);
+  // A mistake in the content, the folder or the build (no build yet, --out naming a file, no
+  // permission) is one line; only a real fault of the exporter shows its stack.
+  const code = (error as NodeJS.ErrnoException).code;
+  if (error instanceof ContentError || error instanceof ExportError || code !== undefined) fail((error as Error).message);
+  if ((error as Error).message?.includes('npm run build')) fail((error as Error).message);
   throw error;
 }
 

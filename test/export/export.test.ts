@@ -193,6 +193,19 @@ describe('npm run export', () => {
     assert.equal(feed.headers['content-type'], 'application/atom+xml; charset=utf-8');
   });
 
+  test("the host files send the default site's localized pages' default paths where the server does", () => {
+    const redirects = readFileSync(join(run.out, '_redirects'), 'utf8');
+    for (const [from, to] of [
+      ['/de/about', '/de/ueber-uns'],
+      ['/fr/about', '/fr/a-propos'],
+      ['/ja/about', '/ja/%E6%A6%82%E8%A6%81'],
+      ['/de/docs/guides/install', '/de/docs/anleitungen/installation'],
+    ]) {
+      assert.ok(redirects.includes(`${from}  ${to}  301\n`), from);
+    }
+    assert.ok(!redirects.includes('/en/about  '), 'the default locale moves nothing');
+  });
+
   test('the host files are there: _headers, _redirects, nginx.conf, .nojekyll (GitHub Pages would drop _data)', () => {
     for (const file of ['_headers', '_redirects', 'nginx.conf', '.nojekyll']) assert.ok(existsSync(join(run.out, file)), file);
     assert.match(
@@ -246,6 +259,19 @@ describe('npm run export refuses', () => {
     } finally {
       removeExport(dir);
     }
+  });
+
+  test('without a build, or into a file, with one line and no stack; an earlier export stays as it was', async () => {
+    const noBuild = await runExport({ DIST_DIR: join(tmpdir(), 'polysite-no-such-build') }, ['--out', run.out]);
+    assert.equal(noBuild.code, 1);
+    assert.match(noBuild.stderr, /^polysite export: .*manifest\.json is missing or unreadable: run `npm run build` first\n$/);
+    assert.ok(readdirSync(run.out).includes('index.html'), 'the earlier export is still there');
+    const file = join(mkdtempSync(join(tmpdir(), 'polysite-file-')), 'a-file');
+    writeFileSync(file, 'not a folder');
+    const intoFile = await runExport({}, ['--out', file]);
+    assert.equal(intoFile.code, 1);
+    assert.match(intoFile.stderr, /^polysite export: ENOTDIR: not a directory, scandir '.*a-file'\n$/);
+    assert.doesNotMatch(intoFile.stderr, /\n\s+at /);
   });
 
   test('a --relay that is not an origin, with one line', async () => {

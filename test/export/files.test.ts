@@ -42,3 +42,14 @@ test('an output folder makes its folders and counts files and bytes', (t) => {
   assert.equal(out.files, 2);
   assert.equal(out.bytes, 3 + 2);
 });
+
+test('a file written twice is an error, never a silent overwrite, also when the names differ only in case', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'polysite-files-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const out = new OutputFolder(root);
+  out.write('en/404.html', 'a page whose slug is 404');
+  assert.throws(() => out.write('en/404.html', 'the not-found page'), /two files would be written as en\/404\.html: rename one/);
+  out.write('en/about.html', 'about');
+  assert.throws(() => out.write('en/About.html', 'About'), /en\/About\.html and en\/about\.html/);
+  assert.equal(readFileSync(join(root, 'en/404.html'), 'utf8'), 'a page whose slug is 404');
+});

@@ -203,3 +203,38 @@ describe('_redirects (Netlify)', () => {
     assert.match(relayed, /^\/monitoring {2}https:\/\/relay\.example\.test\/monitoring {2}200!$/m);
   });
 });
+
+describe('pages moved to a localized path', () => {
+  const moved = [
+    { from: '/de/about', to: '/de/ueber-uns' },
+    { from: '/ja/about', to: '/ja/%E6%A6%82%E8%A6%81' },
+  ];
+  const withMoved = hostTables(loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test' }), { relay: null, root: '/srv/site', moved });
+
+  test('_redirects sends the default path to the localized one, before the locale 404 rules', () => {
+    const file = redirectsFile(withMoved);
+    assert.ok(file.includes('/de/about  /de/ueber-uns  301\n'));
+    assert.ok(file.includes('/ja/about  /ja/%E6%A6%82%E8%A6%81  301\n'));
+    assert.ok(file.indexOf('/de/about  ') < file.indexOf('/de/*  /de/404.html  404'));
+  });
+
+  test("nginx.conf answers them with the server's 308, query kept, its headers and the redirect policy", () => {
+    const conf = nginxConf(withMoved);
+    const block = /location = "\/de\/about" \{\n((?: {8}.*\n)*) {4}\}/.exec(conf)?.[1];
+    assert.ok(block, 'a location for /de/about');
+    assert.match(block, /return 308 "\/de\/ueber-uns\$is_args\$args";/);
+    assert.ok(block.includes(`add_header Cache-Control "${policy.permanentRedirect}" always;`));
+    for (const [name] of security) assert.ok(block.includes(`add_header ${name} `), name);
+  });
+
+  test('the canonical-form 308s nginx answers before choosing a location carry the headers too', () => {
+    const server = nginxConf(withMoved).split('\n    if ($polysite_recased)')[0]!;
+    const atServerLevel = server.split('\n').filter((line) => line.startsWith('    add_header '));
+    assert.ok(atServerLevel.some((line) => line.includes(`Cache-Control "${policy.permanentRedirect}"`)));
+    for (const [name] of security)
+      assert.ok(
+        atServerLevel.some((line) => line.startsWith(`    add_header ${name} `)),
+        name,
+      );
+  });
+});

@@ -63,6 +63,9 @@ export function nginxConf(tables: HostTables, { listen = '8080' }: { listen?: st
     '    absolute_redirect off;',
     '    error_page 404 /404.html;',
     '',
+    // For the 308s just below, answered before any location is chosen: every location
+    // lists its own headers, so these reach only those redirects.
+    ...headers(policy.permanentRedirect, '    '),
     '    if ($polysite_recased) {',
     '        return 308 $polysite_recased;',
     '    }',
@@ -88,6 +91,15 @@ export function nginxConf(tables: HostTables, { listen = '8080' }: { listen?: st
     ...headers(policy.notFound),
     '    }',
   ];
+  // A page at its default locale's path in a locale that localized it: to its path there, as the server (308).
+  for (const { from, to } of tables.moved) {
+    out.push(
+      `    location = ${quote(`/${fileForPath(from)}`)} {`,
+      ...headers(policy.permanentRedirect),
+      `        return 308 ${quote(`${to.replaceAll('$', '%24')}$is_args$args`)};`,
+      '    }',
+    );
+  }
   // A feed is `application/atom+xml`, as the server says, not the XML its extension would make it.
   for (const path of tables.feeds) {
     out.push(

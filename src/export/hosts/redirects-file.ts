@@ -2,7 +2,7 @@ import type { HostTables } from './tables.ts';
 
 /**
  * `_redirects`, for Netlify: the root by language, the common miscased locale
- * prefixes, each locale's not-found page, and (with `--relay`) the monitoring path
+ * prefixes, the default paths of localized pages, each locale's not-found page, and (with `--relay`) the monitoring path
  * proxied to a `SERVE=relay` process. First match wins, so the order matters.
  * Netlify matches paths case-sensitively and treats `/x/` as `/x`, so trailing
  * slashes need no rule. (Cloudflare Pages reads this file too and skips what it
@@ -30,6 +30,10 @@ export function redirectsFile(tables: HostTables): string {
   );
   for (const locale of locales) {
     for (const form of miscased(locale)) lines.push(`/${form}  /${locale}  301`, `/${form}/*  /${locale}/:splat  301`);
+  }
+  if (tables.moved.length) {
+    lines.push('', "# A page at its default locale's path in a locale that localized it: to its path there (the server answers 308).");
+    for (const { from, to } of tables.moved) lines.push(`${from}  ${to}  301`);
   }
   lines.push('', "# A missing page under a locale: that locale's not-found page (elsewhere Netlify serves /404.html).");
   for (const locale of locales) lines.push(`/${locale}/*  /${locale}/404.html  404`);

@@ -23,11 +23,21 @@ export type HostTables = {
   root: string;
   /** Each locale's Atom feed (percent-encoded paths): served as `application/atom+xml`, as the server does, not as XML. */
   feeds: readonly string[];
+  /**
+   * The default locale's path of a page in a locale that localized it, and the page's
+   * path there (`/de/about` -> `/de/ueber-uns`; both percent-encoded): the server's 308s.
+   */
+  moved: readonly { from: string; to: string }[];
 };
 
 export function hostTables(
   config: Config,
-  { relay, root, feeds = [] }: { relay: string | null; root: string; feeds?: readonly string[] },
+  {
+    relay,
+    root,
+    feeds = [],
+    moved = [],
+  }: { relay: string | null; root: string; feeds?: readonly string[]; moved?: readonly { from: string; to: string }[] },
 ): HostTables {
   const https = new URL(config.publicUrl).protocol === 'https:';
   return {
@@ -38,6 +48,7 @@ export function hostTables(
     monitoring: { path: config.monitoring.path, maxBytes: config.monitoring.maxBytes, relay },
     root,
     feeds,
+    moved,
   };
 }
 
