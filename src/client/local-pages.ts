@@ -35,11 +35,9 @@ export function localPages(
     // A page key: the path, and a search's `?q=`.
     const [path = '', search = ''] = key.split('?', 2);
     const locale = path.split('/')[1] ?? '';
-    const like = seen.get(locale);
-    // A locale none of whose pages was seen yet: what its pages share is unknown here, ask for the page.
-    if (path !== `/${locale}/${SEARCH_SLUG}` || !indexes[locale] || !like) return null;
+    if (path !== `/${locale}/${SEARCH_SLUG}` || !indexes[locale]) return null;
     return import('./search-engine.ts').then((engine) =>
-      engine.localSearchPage({ search, like, messages, source, build, locales, makeIntl: makeClientIntl }),
+      engine.localSearchPage({ search, locale, like: seen.get(locale), messages, source, build, locales, makeIntl: makeClientIntl }),
     );
   };
 }

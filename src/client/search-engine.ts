@@ -45,6 +45,7 @@ export function serverSearcher(build: string, locale: string): Searcher {
  */
 export async function localSearchPage({
   search,
+  locale,
   like,
   messages,
   source,
@@ -54,8 +55,13 @@ export async function localSearchPage({
 }: {
   /** The page key's query, without its `?`. */
   search: string;
-  /** A page of the search page's locale: its locale, and what all its pages share. */
-  like: PageData;
+  locale: string;
+  /**
+   * A page of that locale seen before, for what all its pages share (header links, feed
+   * link); when there is none, the locale's search page without a query is fetched for it
+   * (a static host serves that file whatever the query).
+   */
+  like: PageData | undefined;
   messages: Promise<CompiledMessages | null>;
   source: (locale: string) => Promise<Searcher>;
   build: string;
@@ -63,14 +69,15 @@ export async function localSearchPage({
   /** The main bundle's (makeClientIntl), passed in so that this chunk shares no module with it. */
   makeIntl: (locale: string, messages: CompiledMessages) => Translator;
 }): Promise<PageData> {
-  const { locale } = like;
   const query = parseSearchQuery(search);
   if (query.kind === 'reject') throw new Error(query.reason);
-  const [arrived, results] = await Promise.all([
+  const [arrived, results, shared] = await Promise.all([
     messages,
     query.query ? source(locale).then((search) => search(query.query, new AbortController().signal)) : { total: 0, hits: [] },
+    like ?? fetch(dataUrl(build, `/${locale}/search`)).then(async (response) => ((await response.json()) as Payload).page),
   ]);
   if (!arrived) throw new Error(`no messages for ${locale}`);
-  const chrome = { nav: like.nav, links: like.head.links };
+  if (shared?.locale !== locale) throw new Error(`no page of ${locale} to take its header from`);
+  const chrome = { nav: shared.nav, links: shared.head.links };
   return searchPageData({ build, intl: makeIntl(locale, arrived), chrome, locales, query: query.query, results });
 }

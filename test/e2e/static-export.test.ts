@@ -123,6 +123,20 @@ describe('the exported site on a static host', () => {
     await page.waitForURL(`${host.url}/en/search?q=heroku`);
     await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('heroku'));
     await page.waitForSelector('.search-results a[href*="heroku"]');
+    // The language switcher keeps the query; German is a locale no page of which was seen:
+    // its results page is still made here, with German header links, as the server makes it.
+    await markWindow(page);
+    await page.click('.language-switcher a[hreflang="de"]');
+    await page.waitForURL(`${host.url}/de/search?q=heroku`);
+    await page.waitForFunction(() => document.documentElement.lang === 'de');
+    await page.waitForSelector('.search-results a[href*="heroku"]');
+    const servedDe = (await get(server.url, '/de/search?q=heroku')).body;
+    assert.deepEqual(
+      await resultLinks(page),
+      [...servedDe.matchAll(/<li><a href="([^"]+)" class="search-hit">/g)].map((match) => match[1]),
+    );
+    assert.equal(await page.getAttribute('.site-nav a[href="/de/ueber-uns"]', 'href'), '/de/ueber-uns', 'German header links');
+    assert.ok(await hasMarker(page), 'switched without a document load');
     assert.deepEqual(problems, []);
     assert.deepEqual(away, []);
     await context.close();
