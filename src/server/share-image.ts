@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { frontMatterLine } from './content/front-matter.ts';
 import { ContentError } from './content/errors.ts';
 import type { Site, SourcePage } from './content/site.ts';
 import type { Manifest } from './manifest.ts';
@@ -50,10 +51,7 @@ export function checkShareImages(site: Site, images: ShareImages): void {
 /** The line of `image:` in a page's front matter; 2 (the front matter's first line) when the file cannot be read. */
 function imageLine(file: string): number {
   try {
-    const index = readFileSync(file, 'utf8')
-      .split(/\r?\n/)
-      .findIndex((line) => /^image\s*:/.test(line));
-    return index === -1 ? 2 : index + 1;
+    return frontMatterLine(readFileSync(file, 'utf8'), 'image');
   } catch {
     return 2;
   }

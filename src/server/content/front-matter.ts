@@ -87,3 +87,11 @@ function validate(data: unknown, file: string): FrontMatter {
     ...(record.image !== undefined && { image: text('image', true)! }),
   };
 }
+
+/** The 1-based file line of a top-level front matter key, for error reports; the front matter's first line when absent. */
+export function frontMatterLine(source: string, key: string): number {
+  const lines = source.replace(/^\uFEFF/, '').split(/\r\n?|\n/);
+  const pattern = new RegExp(`^${key}\\s*:`);
+  for (let i = 1; i < lines.length && lines[i] !== '---'; i++) if (pattern.test(lines[i]!)) return i + 1;
+  return 2;
+}

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
-import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from '../messages.ts';
@@ -82,7 +82,7 @@ export function loadSite(
       try {
         const text = readFileSync(file, 'utf8');
         const { data, body, bodyLine } = splitFrontMatter(text, display);
-        const slugLine = frontMatterLine(text, 'slug', bodyLine);
+        const slugLine = frontMatterLine(text, 'slug');
         sources.push({ locale, slug: slugOf(relative(pagesDir, file)), file: display, front: data, body, bodyLine, slugLine });
       } catch (error) {
         problems.push((error as Error).message);
@@ -186,13 +186,6 @@ export function slugOf(relativeFile: string): string {
   const last = parts.pop()!.replace(/\.md$/, '');
   if (last !== 'index') parts.push(last);
   return parts.join('/');
-}
-
-/** The 1-based file line of a front matter key (for error reports); the front matter's first line when absent. */
-function frontMatterLine(text: string, key: string, bodyLine: number): number {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  for (let i = 1; i < bodyLine - 1 && i < lines.length; i++) if (lines[i]!.startsWith(`${key}:`)) return i + 1;
-  return 2;
 }
 
 function listMarkdown(dir: string): string[] {
