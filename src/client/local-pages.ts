@@ -29,8 +29,8 @@ export function localPages(
   /** The document's page: its build, the site's locales, and the first page seen. */
   first: PageData,
 ): LocalPages {
+  // Not noted as a page seen: its embedded data leaves out the head's tags (see serializePayload).
   const { build, locales } = first;
-  noteLocale(first);
   return (key, messages) => {
     // A page key: the path, and a search's `?q=`.
     const [path = '', search = ''] = key.split('?', 2);

@@ -100,11 +100,14 @@ export function escapeJsonForHtml(json: string): string {
 /**
  * The embedded payload leaves out the screen's `html`: it is already in the
  * document, and the browser reads it back from the DOM (see readPayload), so a
- * page never carries its content twice.
+ * page never carries its content twice; likewise the head's share tags.
  */
 export function serializePayload(payload: Payload, rest = serializePayloadRest(payload)): string {
-  const { screen } = payload.page;
-  const page = 'html' in screen ? { ...payload.page, screen: { ...screen, html: '' } } : payload.page;
+  const { screen, head } = payload.page;
+  // Its share tags and structured data are in the document's <head> already, and the browser
+  // needs a page's only when it navigates to that page, whose data it then fetches whole.
+  const page = { ...payload.page, head: { ...head, links: [], meta: [], jsonLd: null } };
+  if ('html' in screen) page.screen = { ...screen, html: '' };
   return `{"page":${escapeJsonForHtml(JSON.stringify(page))}${rest}}`;
 }
 

@@ -58,6 +58,19 @@ test('a payload with its shared part serialized ahead is the same JSON, escaped'
   }
 });
 
+test('the embedded payload leaves out the head’s share tags and structured data (they are in the document’s head)', () => {
+  const page = makePage('<p>x</p>');
+  page.head = {
+    ...page.head,
+    links: [{ rel: 'alternate', type: 'application/atom+xml', href: '/en/blog/feed.xml' }],
+    meta: [{ property: 'og:title', content: 'Only in the head' }],
+    jsonLd: '{"@type":"WebSite"}',
+  };
+  const json = serializePayload({ page });
+  assert.doesNotMatch(json, /Only in the head|WebSite|feed\.xml/);
+  assert.deepEqual(JSON.parse(json).page.head, { ...page.head, links: [], meta: [], jsonLd: null });
+});
+
 function makePage(html: string): PageData {
   return {
     build: 'b',
