@@ -24,7 +24,7 @@ import type { PreparedSite } from './prepare-site.ts';
  * (the default site needs about 3 MB). 32 MB hold about a thousand pages of a large
  * docs site, the ones visitors ask for again; the rest are rendered on demand.
  */
-const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
+const RENDER_CACHE_BYTES = 16 * 1024 * 1024;
 /** Not-found pages kept (by requested path; the keys are the visitors', so the bytes are bounded small). */
 const NOT_FOUND_CACHE_BYTES = 4 * 1024 * 1024;
 /** Search pages kept (by query; the same bound as not-found pages, for the same reason). */

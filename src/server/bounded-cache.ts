@@ -1,4 +1,4 @@
-import type { StoredBody } from './compression.ts';
+import { BodyArena, type StoredBody } from './compression.ts';
 
 /**
  * A map bounded by the bytes its values hold; when it is over, the oldest entry
@@ -62,6 +62,8 @@ export class BoundedCache<V> {
  * one (app.ts), so requests for endless made-up paths cannot push real pages out.
  */
 export class RenderCache extends BoundedCache<StoredBody> {
+  /** Where this cache's bodies are kept: give it to each StoredBody made for it. */
+  readonly arena = new BodyArena();
   constructor(maxBytes: number) {
     super(maxBytes, (body) => body.identity.length);
   }

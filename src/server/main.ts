@@ -47,6 +47,7 @@ async function startWorker(config: Config): Promise<void> {
       fail(`cannot start: ${(error as Error).message}`, error instanceof ContentError ? 1 : 2);
     }
     build = runtime.manifest.build;
+    collectStartUpGarbage();
   } else {
     build = buildIfAny(config);
   }
@@ -118,4 +119,17 @@ function buildIfAny(config: Config): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * One full collection between preparing the site and serving it. Start-up reads
+ * the content snapshot, builds every path, the sitemap and the feeds, and leaves
+ * garbage behind it: at 10,000 pages the heap holds about twice what is live, and
+ * V8 keeps that memory until a full collection that may not come for a long time.
+ * Collected once here (a few tens of ms, before the first request), an idle server
+ * holds what it needs. Only where the command line exposes `gc` (`--expose-gc`, as
+ * the Procfile, the Dockerfile and `npm start` do).
+ */
+function collectStartUpGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
 }

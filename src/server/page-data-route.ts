@@ -76,8 +76,9 @@ export function pageDataMiddleware({ decide, store, build, locales, cache, polic
         const perRequest = isPerRequest(page);
         let body = perRequest ? undefined : cache?.get(key);
         if (!body) {
-          body = new StoredBody(Buffer.from(pageDataJson(page)));
-          if (cache && !perRequest) cache.set(key, body);
+          const kept = cache && !perRequest ? cache : null;
+          body = new StoredBody(pageDataJson(page), kept?.arena);
+          kept?.set(key, body);
         }
         sendStored(ctx, body, encoding);
       }

@@ -107,7 +107,7 @@ async function sendPage(
       reportServerError(error, { method: ctx.method, path: ctx.path });
     },
   });
-  if (pages) collect(stream, (body) => failed || pages.set(key, new StoredBody(body)));
+  if (pages) collect(stream, (body) => failed || pages.set(key, new StoredBody(body, pages.arena)));
   // Compressed as it streams, flushed at each of React's chunks: not the bytes of the stored
   // form every later answer sends (one pass, a higher level). A strong ETag names one byte
   // sequence, so this one is weak; If-None-Match compares weakly, so it still gets 304s.

@@ -50,13 +50,13 @@ export function sendStream(ctx: Context, stream: Readable, encoding: Encoding = 
   ctx.body = compressStream(stream, encoding);
 }
 
-/** Calls `done` with the whole stream once it ended cleanly (not on error or abort). */
-export function collect(stream: Readable, done: (body: Buffer) => void): void {
+/** Calls `done` with the pieces of the whole stream once it ended cleanly (not on error or abort). */
+export function collect(stream: Readable, done: (body: Buffer[]) => void): void {
   const chunks: Buffer[] = [];
   let failed = false;
   stream.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
   stream.on('error', () => (failed = true));
   stream.on('end', () => {
-    if (!failed) done(Buffer.concat(chunks));
+    if (!failed) done(chunks);
   });
 }

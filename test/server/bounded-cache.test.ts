@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BoundedCache, RenderCache } from '../../src/server/bounded-cache.ts';
-import { StoredBody } from '../../src/server/compression.ts';
+import { gunzipSync } from 'node:zlib';
+import { BodyArena, StoredBody } from '../../src/server/compression.ts';
 
 const text = (size: number) => 'x'.repeat(size);
 
@@ -62,4 +63,37 @@ test('a stored body and its compressed forms own exactly their bytes (no view in
     assert.equal(bytes.buffer.byteLength, bytes.length, encoding);
   }
   assert.equal(body.get('identity').toString(), '{"page":1}');
+});
+
+test('a body kept in an arena is the same bytes given whole, in pieces or as text, and so are its compressed forms', () => {
+  const text = `<p>${'Grüße, مرحبا, 🎉 '.repeat(200)}</p>`;
+  const arena = new BodyArena();
+  const whole = Buffer.from(text);
+  const bodies = [
+    new StoredBody(whole, arena),
+    new StoredBody([whole.subarray(0, 1001), whole.subarray(1001)], arena),
+    new StoredBody(text, arena),
+  ];
+  for (const body of bodies) {
+    assert.equal(body.get('identity').toString(), text);
+    assert.equal(gunzipSync(body.get('gzip')).toString(), text);
+  }
+});
+
+test('an arena keeps bodies side by side in one slab, each intact, and a large body on its own', () => {
+  const arena = new BodyArena();
+  const a = new StoredBody(Buffer.from('a'.repeat(1000)), arena).identity;
+  const b = new StoredBody(Buffer.from('b'.repeat(1000)), arena).identity;
+  assert.equal(a.buffer, b.buffer, 'one slab');
+  assert.equal(a.buffer.byteLength, BodyArena.SLAB_BYTES);
+  assert.equal(a.toString(), 'a'.repeat(1000), 'writing b left a alone');
+  const large = new StoredBody(Buffer.alloc(BodyArena.SLAB_BYTES / 2, 1), arena).identity;
+  assert.equal(large.buffer.byteLength, large.length, 'a large body owns exactly its bytes');
+  // Filling the slab starts another; what is in the first stays as it was.
+  const filler = Buffer.alloc(BodyArena.SLAB_BYTES / 4, 2);
+  const kept = Array.from({ length: 5 }, () => new StoredBody(filler, arena).identity);
+  assert.notEqual(kept.at(-1)!.buffer, a.buffer);
+  assert.equal(a.toString(), 'a'.repeat(1000));
+  assert.equal(b.toString(), 'b'.repeat(1000));
+  for (const body of kept) assert.ok(body.equals(filler));
 });

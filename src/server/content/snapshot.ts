@@ -11,9 +11,13 @@ import type { Site, SourcePage } from './site.ts';
 // messages), and dist/content.html holds the HTML of every page, one after the
 // other in UTF-8. The server reads the first at start and each page's HTML only
 // when a request needs it, so a site of thousands of pages does not carry its
-// text in the heap. The snapshot is used only while the content folder is
-// exactly what was built (names, sizes, modification times, locales); otherwise
-// the server compiles from source, so an edited page is never served stale.
+// text in the heap. content.json is JSON lines, a header and then one line per
+// page: parsed line by line, a large site never makes one string of the whole
+// file (at 10,000 pages, 8 MB of UTF-8 is a 16 MB two-byte string, which would sit
+// in the heap as garbage until a full collection). The snapshot is used only while
+// the content folder is exactly what was built (names, sizes, modification times,
+// locales); otherwise the server compiles from source, so an edited page is never
+// served stale.
 
 export const SNAPSHOT_FILE = 'content.json';
 export const BODIES_FILE = 'content.html';
@@ -21,9 +25,12 @@ export const BODIES_FILE = 'content.html';
 /** A page without its HTML, and where its HTML is in the bodies file: [byte offset, byte length]. */
 type StoredPage = Omit<SourcePage, 'html' | 'sections'> & { at: [number, number] };
 
-type Snapshot = {
+/** The first line: everything but the pages, which follow, one `[locale, StoredPage]` per line. */
+type Header = {
   fingerprint: string;
-  site: { locales: string[]; defaultLocale: string; pages: [string, StoredPage[]][]; translations: [string, string[]][] };
+  locales: string[];
+  defaultLocale: string;
+  translations: [string, string[]][];
   messages: [string, CompiledMessages][];
 };
 
@@ -48,28 +55,26 @@ export function contentFingerprint(localesDir: string, locales: readonly string[
 export function writeSnapshot(dir: string, fingerprint: string, site: Site, messages: ReadonlyMap<string, CompiledMessages>): void {
   const bodies: Buffer[] = [];
   let offset = 0;
-  const pages = [...site.pages].map(([locale, byslug]): [string, StoredPage[]] => [
-    locale,
+  const header: Header = {
+    fingerprint,
+    locales: [...site.locales],
+    defaultLocale: site.defaultLocale,
+    translations: [...site.translations].map(([slug, locales]) => [slug, [...locales]]),
+    messages: [...messages],
+  };
+  const lines = [JSON.stringify(header)];
+  for (const [locale, byslug] of site.pages) {
     // The section text is left out: the search index files the build writes hold it.
-    [...byslug.values()].map(({ html, sections: _sections, ...page }) => {
+    for (const { html, sections: _sections, ...page } of byslug.values()) {
       const body = Buffer.from(html());
       bodies.push(body);
       offset += body.length;
-      return { ...page, at: [offset - body.length, body.length] };
-    }),
-  ]);
-  const snapshot: Snapshot = {
-    fingerprint,
-    site: {
-      locales: [...site.locales],
-      defaultLocale: site.defaultLocale,
-      pages,
-      translations: [...site.translations].map(([slug, locales]) => [slug, [...locales]]),
-    },
-    messages: [...messages],
-  };
+      const stored: StoredPage = { ...page, at: [offset - body.length, body.length] };
+      lines.push(JSON.stringify([locale, stored]));
+    }
+  }
   writeAside(join(dir, BODIES_FILE), Buffer.concat(bodies));
-  writeAside(join(dir, SNAPSHOT_FILE), JSON.stringify(snapshot));
+  writeAside(join(dir, SNAPSHOT_FILE), `${lines.join('\n')}\n`);
 }
 
 function writeAside(file: string, data: string | Buffer): void {
@@ -79,40 +84,52 @@ function writeAside(file: string, data: string | Buffer): void {
 
 /** The built content, or null when there is none or the content folder changed since. */
 export function readSnapshot(dir: string, fingerprint: string): { site: Site; messages: Map<string, CompiledMessages> } | null {
-  let snapshot: Snapshot;
+  let file: Buffer;
+  let header: Header;
   let fd: number;
   try {
-    snapshot = JSON.parse(readFileSync(join(dir, SNAPSHOT_FILE), 'utf8'));
-    if (snapshot.fingerprint !== fingerprint) return null;
+    file = readFileSync(join(dir, SNAPSHOT_FILE));
+    header = JSON.parse(lineAt(file, 0).text);
+    if (header.fingerprint !== fingerprint) return null;
     // Open once and kept open for the life of the process: a page's HTML is one positioned read.
     fd = openSync(join(dir, BODIES_FILE), 'r');
   } catch {
     return null;
   }
+  // One buffer for every read (reads are synchronous, one at a time): a page's bytes
+  // are decoded into a string at once, and a buffer per read would only be garbage.
+  let scratch = Buffer.allocUnsafeSlow(64 * 1024);
   const read = ([offset, length]: [number, number]): string => {
-    const buffer = Buffer.allocUnsafe(length);
+    if (length > scratch.length) scratch = Buffer.allocUnsafeSlow(length);
     let done = 0;
     while (done < length) {
-      const got = readSync(fd, buffer, done, length - done, offset + done);
+      const got = readSync(fd, scratch, done, length - done, offset + done);
       if (got === 0) throw new Error(`${BODIES_FILE} ends before byte ${offset + length}: rebuild (npm run build)`);
       done += got;
     }
-    return buffer.toString('utf8');
+    return scratch.toString('utf8', 0, length);
   };
-  const pages = new Map(
-    snapshot.site.pages.map(([locale, pages]) => [
-      locale,
-      new Map(pages.map(({ at, ...page }): [string, SourcePage] => [page.slug, { ...page, sections: [], html: () => read(at) }])),
-    ]),
-  );
+  const pages = new Map(header.locales.map((locale) => [locale, new Map<string, SourcePage>()]));
+  for (let line = lineAt(file, 0); line.next < file.length; ) {
+    line = lineAt(file, line.next);
+    const [locale, { at, ...page }] = JSON.parse(line.text) as [string, StoredPage];
+    pages.get(locale)!.set(page.slug, { ...page, sections: [], html: () => read(at) });
+  }
   return {
     site: {
-      locales: snapshot.site.locales,
-      defaultLocale: snapshot.site.defaultLocale,
+      locales: header.locales,
+      defaultLocale: header.defaultLocale,
       pages,
-      translations: new Map(snapshot.site.translations),
-      paths: sitePaths(pages, snapshot.site.defaultLocale),
+      translations: new Map(header.translations),
+      paths: sitePaths(pages, header.defaultLocale),
     },
-    messages: new Map(snapshot.messages),
+    messages: new Map(header.messages),
   };
+}
+
+/** The line of `file` that starts at byte `start` (without its newline), and where the next one starts. */
+function lineAt(file: Buffer, start: number): { text: string; next: number } {
+  const end = file.indexOf(0x0a, start);
+  const stop = end === -1 ? file.length : end;
+  return { text: file.toString('utf8', start, stop), next: stop + 1 };
 }

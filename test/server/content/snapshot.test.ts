@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSnapshot, SNAPSHOT_FILE, writeSnapshot } from '../../../src/server/content/snapshot.ts';
+import { loadSite, type SourcePage } from '../../../src/server/content/site.ts';
+import { loadMessages } from '../../../src/server/messages.ts';
+import { makeLocales, makePage } from '../../helpers/content.ts';
+
+/** A small site in two locales, one page long enough to need more than one read buffer, and one in Arabic. */
+function makeSnapshotSite() {
+  const long = `${'Ein Absatz mit Umlauten: äöü ß, und ein Emoji 🎉. '.repeat(3000)}\n`;
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage({ title: 'Home' }), 'pages/docs/long.md': makePage({ title: 'Long' }, long) },
+    ar: { 'pages/index.md': makePage({ title: 'الرئيسية' }, '## مرحبا\n\nنص عربي.\n') },
+  });
+  const messages = loadMessages(dir, ['en', 'ar'], 'en');
+  return { site: loadSite(dir, ['en', 'ar'], 'en', messages), messages };
+}
+
+test('a written snapshot reads back as the same site, every page and its HTML', () => {
+  const { site, messages } = makeSnapshotSite();
+  const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
+  writeSnapshot(dist, 'fp1', site, messages);
+  const loaded = readSnapshot(dist, 'fp1');
+  assert.ok(loaded);
+  assert.deepEqual(loaded.site.locales, site.locales);
+  assert.deepEqual(loaded.messages, messages);
+  assert.deepEqual(loaded.site.translations, site.translations);
+  for (const locale of site.locales) {
+    const written = site.pages.get(locale)!;
+    const back: ReadonlyMap<string, SourcePage> = loaded.site.pages.get(locale)!;
+    assert.deepEqual([...back.keys()], [...written.keys()], locale);
+    for (const [slug, page] of written) {
+      const { html, sections: _sections, ...rest } = page;
+      const { html: readHtml, sections, ...readRest } = back.get(slug)!;
+      assert.deepEqual(readRest, rest, `${locale}/${slug}`);
+      assert.deepEqual(sections, [], 'section text stays in the search index files');
+      assert.equal(readHtml(), html(), `${locale}/${slug}`);
+    }
+  }
+  const long = loaded.site.pages.get('en')!.get('docs/long')!.html();
+  assert.ok(Buffer.byteLength(long) > 64 * 1024, 'the long page is larger than the first read buffer');
+  // A short page read after the long one is itself, not the long one's leftover bytes.
+  assert.equal(loaded.site.pages.get('ar')!.get('')!.html(), site.pages.get('ar')!.get('')!.html());
+  assert.equal(loaded.site.paths.pathOf('ar', 'docs/long'), site.paths.pathOf('ar', 'docs/long'));
+});
+
+test('the snapshot is one JSON line per page after a header, so no single string holds it all', () => {
+  const { site, messages } = makeSnapshotSite();
+  const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
+  writeSnapshot(dist, 'fp1', site, messages);
+  const lines = readFileSync(join(dist, SNAPSHOT_FILE), 'utf8').trimEnd().split('\n');
+  let pages = 0;
+  for (const served of site.pages.values()) pages += served.size;
+  assert.equal(lines.length, 1 + pages);
+  for (const line of lines) JSON.parse(line);
+});
+
+test('a snapshot of other content, or none, is not used', () => {
+  const { site, messages } = makeSnapshotSite();
+  const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
+  assert.equal(readSnapshot(dist, 'fp1'), null);
+  writeSnapshot(dist, 'fp1', site, messages);
+  assert.equal(readSnapshot(dist, 'fp2'), null);
+});
