@@ -1,47 +1,61 @@
-// The content compile of `npm run build` (every page's Markdown, in every locale).
-// It is the largest single-threaded step of building a large site (about 10 s at
-// 10,000 pages), so from WORKERS_FROM_FILES files it is split: a worker thread
-// compiles half of the locales while this thread compiles the others, and the
-// two halves are joined. Each side reads every source and resolves every path
-// (cheap), so both report the same content problems; each link is checked by the
-// side that compiles its page. A small site compiles in process, as the server does.
-import { readdirSync } from 'node:fs';
+// The content step of `npm run build`: every page's Markdown in every locale
+// compiled, and each locale's search index made from it. For a large site these
+// are the build's largest steps (at 10,000 pages, about 5 s of compiling and 10 s
+// of indexing on one thread), so from WORKERS_FROM_FILES files the locales are
+// shared between this thread and one worker: each side compiles its locales and
+// indexes them at once, so a page's text never has to cross threads, only its
+// HTML (for the snapshot) and the finished index. Each side reads every source and
+// resolves every path (cheap), so both report the same content problems; each link
+// is checked by the side that compiles its page. A small site is done in process,
+// as the server does it.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
 import { ContentError } from '../src/server/content/errors.ts';
 import { sitePaths } from '../src/server/content/paths.ts';
 import { loadSite, type Site, type SourcePage } from '../src/server/content/site.ts';
 import { loadMessages, type MessageCatalog } from '../src/server/messages.ts';
+import { type IndexFile, makeIndexFiles } from '../src/server/search-indexes.ts';
+import { type Compressed, compressAssetSync } from './asset-compression.ts';
 import { ask, tsWorker } from './ts-worker.ts';
 
 /** From this many Markdown files (all locales), a second thread pays for itself. */
 const WORKERS_FROM_FILES = 2000;
 
 type Job = { localesDir: string; locales: readonly string[]; defaultLocale: string; serving: string[] };
-/** A compiled page as it crosses threads: its HTML as text, not a function. */
+/** A compiled page as it crosses threads: its HTML as text, not a function, and without its section text (in the index already). */
 type Compiled = Omit<SourcePage, 'html'> & { html: string };
-type Answer = { pages: [string, Compiled[]][] } | { problems: readonly string[] } | { error: string };
+/** An index file with its brotli and gzip forms, made by the thread that made the index. */
+export type BuiltIndex = IndexFile & Compressed;
+type Answer = { pages: [string, Compiled[]][]; indexes: BuiltIndex[] } | { problems: readonly string[] } | { error: string };
 
+/**
+ * The compiled site and each locale's search index (in the order of `locales`).
+ * Pages compiled in the worker come back without their section text: only the
+ * index needs it, and the index is made.
+ */
 export async function compileSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
   messages: MessageCatalog,
   { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism() } = {},
-): Promise<Site> {
+): Promise<{ site: Site; indexes: BuiltIndex[] }> {
   if (markdownFiles(localesDir) < workersFrom || cpus < 2 || locales.length < 2) {
-    return loadSite(localesDir, locales, defaultLocale, messages);
+    const site = loadSite(localesDir, locales, defaultLocale, messages);
+    return { site, indexes: builtIndexes(site, locales) };
   }
-  // Every other locale, so each side gets a fair share of large and small ones.
-  const there = locales.filter((_, i) => i % 2 === 1);
-  const here = locales.filter((_, i) => i % 2 === 0);
+  const [here, there] = shareOut(localesDir, locales);
   const worker = tsWorker(import.meta.url);
   try {
     const answer = ask<Answer>(worker, { localesDir, locales, defaultLocale, serving: there } satisfies Job);
     const problems = new Set<string>();
     let site: Site | null = null;
+    let indexes: BuiltIndex[] = [];
     try {
       site = loadSite(localesDir, locales, defaultLocale, messages, { serving: here });
+      indexes = builtIndexes(site, here);
     } catch (error) {
       if (!(error instanceof ContentError)) throw error;
       for (const problem of error.problems) problems.add(problem);
@@ -54,10 +68,67 @@ export async function compileSite(
     for (const [locale, compiled] of theirs.pages) {
       pages.set(locale, new Map(compiled.map(({ html, ...page }) => [page.slug, { ...page, html: () => html }])));
     }
-    return { ...site, pages, paths: sitePaths(pages, defaultLocale) };
+    const made = new Map([...indexes, ...theirs.indexes].map((file) => [file.locale, file]));
+    return {
+      site: { ...site, pages, paths: sitePaths(pages, defaultLocale) },
+      indexes: locales.map((locale) => made.get(locale)!),
+    };
   } finally {
     await worker.terminate();
   }
+}
+
+/**
+ * The locales split in two halves of about equal work, largest first, each to the
+ * lighter side. A locale's work grows with the characters of its Markdown, and a
+ * character of a script written without spaces (Japanese, Chinese, Thai) costs about
+ * three times as much, for the dictionary that cuts it into words for the index (at
+ * 2,000 pages a locale, Japanese takes 4 s to index against 1.5 s for German). The
+ * characters are counted in a sample of each locale's files and scaled to its bytes.
+ */
+function shareOut(localesDir: string, locales: readonly string[]): [string[], string[]] {
+  const sides: [{ locales: string[]; work: number }, { locales: string[]; work: number }] = [
+    { locales: [], work: 0 },
+    { locales: [], work: 0 },
+  ];
+  const sized = locales.map((locale) => ({ locale, work: estimatedWork(join(localesDir, locale, 'pages')) }));
+  for (const { locale, work } of sized.sort((a, b) => b.work - a.work)) {
+    const side = sides[0].work <= sides[1].work ? sides[0] : sides[1];
+    side.locales.push(locale);
+    side.work += work;
+  }
+  return [sides[0].locales, sides[1].locales];
+}
+
+const SAMPLED_FILES = 50;
+const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
+
+function estimatedWork(dir: string): number {
+  let files: string[];
+  try {
+    files = readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => join(dir, file));
+  } catch {
+    return 0; // A locale without pages: loadSite reports what it needs to.
+  }
+  let bytes = 0;
+  for (const file of files) bytes += statSync(file).size;
+  let sampledBytes = 0;
+  let sampledWork = 0;
+  const step = Math.max(1, Math.floor(files.length / SAMPLED_FILES));
+  for (let i = 0; i < files.length; i += step) {
+    const text = readFileSync(files[i]!, 'utf8');
+    sampledBytes += Buffer.byteLength(text);
+    sampledWork += text.length + 2 * (text.match(NO_SPACES)?.length ?? 0);
+  }
+  return sampledBytes ? (bytes * sampledWork) / sampledBytes : 0;
+}
+
+/** The locales' indexes, each compressed here, in the thread that made it, rather than all at the end on one. */
+function builtIndexes(site: Site, locales: readonly string[]): BuiltIndex[] {
+  return makeIndexFiles(site, locales).map((file) => ({ ...file, ...compressAssetSync(Buffer.from(file.json)) }));
 }
 
 function markdownFiles(localesDir: string): number {
@@ -69,8 +140,13 @@ if (!isMainThread) {
     let answer: Answer;
     try {
       const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale), { serving });
+      const indexes = builtIndexes(site, serving);
       answer = {
-        pages: serving.map((locale) => [locale, [...site.pages.get(locale)!.values()].map((page) => ({ ...page, html: page.html() }))]),
+        pages: serving.map((locale) => [
+          locale,
+          [...site.pages.get(locale)!.values()].map((page) => ({ ...page, html: page.html(), sections: [] })),
+        ]),
+        indexes,
       };
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };

@@ -7,15 +7,15 @@
 // Prints the gzip size of every client file.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { basename, dirname, join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import { compileSite } from './build-content.ts';
+import { type Compressed, compressAsset } from './asset-compression.ts';
 import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
 import { MANIFEST_FILE, type Manifest } from '../src/server/manifest.ts';
 import { contentFingerprint, writeSnapshot } from '../src/server/content/snapshot.ts';
-import { buildIndexFiles } from './build-search.ts';
 import { buildImages } from './build-images.ts';
 
 /** Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a slow network loads it in about a second. */
@@ -29,95 +29,21 @@ const FIRST_LOAD_BUDGET = 80 * 1024;
 export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {}): Promise<void> {
   const dist = outDir;
   const assetsDir = join(dist, 'client', 'assets');
+  // esbuild bundles in memory (write: false) while the content is compiled and indexed
+  // beside it; nothing in dist/ changes until both are done, so a content error leaves
+  // the last good build in place.
+  const bundling = bundle(dist, assetsDir, dev);
+  // A failed bundle is reported where it is awaited, not as an unhandled rejection meanwhile.
+  bundling.catch(() => {});
   const content = dev ? null : await checkContent();
-  // Started now, awaited after the bundles: a large site's indexing runs beside esbuild.
-  const indexing = content ? buildIndexFiles(content.site) : Promise.resolve([]);
-  // A failed indexing is reported where it is awaited, not as an unhandled rejection meanwhile.
-  indexing.catch(() => {});
+  const { client, chooser, files } = await bundling;
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(assetsDir, { recursive: true });
+  for (const file of files) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.contents);
+  }
   if (content) writeSnapshot(dist, content.fingerprint, content.site, content.messages);
-
-  const client = await esbuild.build({
-    entryPoints: { main: 'src/client/main.tsx', styles: 'src/client/site.css' },
-    absWorkingDir: ROOT_DIR,
-    bundle: true,
-    minify: !dev,
-    format: 'esm',
-    splitting: true,
-    target: ['es2022'],
-    platform: 'browser',
-    outdir: assetsDir,
-    entryNames: '[name]-[hash]',
-    chunkNames: 'chunk-[hash]',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
-    sourcemap: dev ? 'inline' : false,
-    // Messages arrive pre-parsed (ICU AST), so the browser never needs the ICU parser.
-    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
-    metafile: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
-
-  // The root chooser of a static export (`npm run export`): a file of its own, outside
-  // the site's bundle and its chunks, so it adds nothing to any page's first load.
-  const chooser = dev
-    ? null
-    : await esbuild.build({
-        entryPoints: { chooser: 'src/client/chooser.ts' },
-        absWorkingDir: ROOT_DIR,
-        bundle: true,
-        minify: true,
-        format: 'esm',
-        target: ['es2022'],
-        platform: 'browser',
-        outdir: assetsDir,
-        entryNames: '[name]-[hash]',
-        metafile: true,
-        legalComments: 'none',
-        logLevel: 'warning',
-      });
-
-  // The server and `npm run export`'s program are Node bundles made the same way.
-  const nodeBundle = {
-    absWorkingDir: ROOT_DIR,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: ['node20'],
-    // Dependencies are bundled too: one file loads much faster than hundreds of
-    // resolved ESM/CJS modules (cold start). The Sentry SDK as well: we use its core
-    // and a few parts of @sentry/node (src/server/sentry-client.ts), no OpenTelemetry
-    // hooks, so only those parts are bundled, in a chunk loaded only with SENTRY_DSN.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    jsx: 'automatic',
-    // React's server renderer ships a development and a production build and picks one
-    // at run time; the production bundle needs only the latter (about 0.8 MB less to load).
-    // Our own NODE_ENV checks read the environment object, which this does not replace.
-    define: dev ? {} : ({ 'process.env.NODE_ENV': '"production"' } as Record<string, string>),
-    // Less to parse at start, with names kept so logged stacks stay readable without source maps.
-    minifyWhitespace: !dev,
-    minifySyntax: !dev,
-    sourcemap: true,
-    logLevel: 'warning',
-  } satisfies esbuild.BuildOptions;
-
-  await esbuild.build({
-    ...nodeBundle,
-    entryPoints: ['src/server/main.ts'],
-    // What start-up may not need (the relay, undici and the SDK without SENTRY_DSN, the Markdown
-    // and YAML compilers when dist/content.json is current) is import()ed, and split into
-    // chunks so it is not even parsed unless it is used.
-    splitting: true,
-    outdir: join(dist, 'server'),
-    entryNames: '[name]',
-    chunkNames: 'chunk-[hash]',
-  });
-
-  // `npm run export`'s program: the server's own modules (one renderer), bundled the same way
-  // (not for `npm run dev`, which serves and never exports).
-  if (!dev) await esbuild.build({ ...nodeBundle, entryPoints: { export: 'src/export/main.ts' }, outdir: join(dist, 'export') });
 
   const outputs = Object.entries(client.metafile.outputs);
   const entry = (name: string, ext: string) => {
@@ -144,8 +70,9 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     .map((imported) => `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`);
   // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
   const search: Record<string, string> = {};
-  for (const file of await indexing) {
+  for (const file of content?.indexes ?? []) {
     writeFileSync(join(dist, 'client', file.url), file.json);
+    writeSiblings(join(dist, 'client', file.url), file);
     search[file.locale] = file.url;
   }
   const { localesDir, locales } = loadConfig({ ...process.env, PORT: '0' });
@@ -156,7 +83,7 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
   if (dev) return;
-  precompress(assetsDir);
+  await precompress(assetsDir);
   reportSizes(
     dist,
     [
@@ -170,6 +97,114 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   console.log(`build ${build}: dist/manifest.json, dist/server/main.js, dist/export/export.js`);
 }
 
+/** Every bundle (client, chooser, server, export program), made in memory: their files and the metafiles read later. */
+async function bundle(dist: string, assetsDir: string, dev: boolean) {
+  const client = esbuild.build({
+    entryPoints: { main: 'src/client/main.tsx', styles: 'src/client/site.css' },
+    absWorkingDir: ROOT_DIR,
+    bundle: true,
+    minify: !dev,
+    format: 'esm',
+    splitting: true,
+    target: ['es2022'],
+    platform: 'browser',
+    outdir: assetsDir,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
+    sourcemap: dev ? 'inline' : false,
+    // Messages arrive pre-parsed (ICU AST), so the browser never needs the ICU parser.
+    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    write: false,
+  });
+
+  // The root chooser of a static export (`npm run export`): a file of its own, outside
+  // the site's bundle and its chunks, so it adds nothing to any page's first load.
+  const chooser = dev
+    ? null
+    : esbuild.build({
+        entryPoints: { chooser: 'src/client/chooser.ts' },
+        absWorkingDir: ROOT_DIR,
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        target: ['es2022'],
+        platform: 'browser',
+        outdir: assetsDir,
+        entryNames: '[name]-[hash]',
+        metafile: true,
+        legalComments: 'none',
+        logLevel: 'warning',
+        write: false,
+      });
+
+  // The server and `npm run export`'s program are Node bundles made the same way.
+  const nodeBundle = {
+    absWorkingDir: ROOT_DIR,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: ['node20'],
+    // Dependencies are bundled too: one file loads much faster than hundreds of
+    // resolved ESM/CJS modules (cold start). The Sentry SDK as well: we use its core
+    // and a few parts of @sentry/node (src/server/sentry-client.ts), no OpenTelemetry
+    // hooks, so only those parts are bundled, in a chunk loaded only with SENTRY_DSN.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    jsx: 'automatic',
+    // React's server renderer ships a development and a production build and picks one
+    // at run time; the production bundle needs only the latter (about 0.8 MB less to load).
+    // Our own NODE_ENV checks read the environment object, which this does not replace.
+    define: dev ? {} : ({ 'process.env.NODE_ENV': '"production"' } as Record<string, string>),
+    // Less to parse at start, with names kept so logged stacks stay readable without source maps.
+    minifyWhitespace: !dev,
+    minifySyntax: !dev,
+    sourcemap: true,
+    logLevel: 'warning',
+    write: false,
+  } satisfies esbuild.BuildOptions;
+
+  const server = esbuild.build({
+    ...nodeBundle,
+    entryPoints: ['src/server/main.ts'],
+    // What start-up may not need (the relay, undici and the SDK without SENTRY_DSN, the Markdown
+    // and YAML compilers when dist/content.json is current) is import()ed, and split into
+    // chunks so it is not even parsed unless it is used.
+    splitting: true,
+    outdir: join(dist, 'server'),
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
+  });
+
+  // `npm run export`'s program: the server's own modules (one renderer), bundled the same way
+  // (not for `npm run dev`, which serves and never exports).
+  const exporter = dev
+    ? null
+    : esbuild.build({ ...nodeBundle, entryPoints: { export: 'src/export/main.ts' }, outdir: join(dist, 'export') });
+
+  // The browser's files get their compressed siblings at once, on the thread pool, while the content is compiled.
+  const siblings = async (result: Promise<esbuild.BuildResult<{ write: false }>> | null) =>
+    (
+      await Promise.all(
+        ((await result)?.outputFiles ?? []).map(async ({ path, contents }) => {
+          if (!/\.(js|css)$/.test(path) || dev) return [];
+          const { br, gz } = await compressAsset(Buffer.from(contents));
+          return [
+            { path: `${path}.br`, contents: br },
+            { path: `${path}.gz`, contents: gz },
+          ];
+        }),
+      )
+    ).flat();
+  const built = await Promise.all([client, chooser, server, exporter]);
+  const compressed = (await Promise.all([siblings(client), siblings(chooser)])).flat();
+  const files: { path: string; contents: Uint8Array }[] = [...built.flatMap((result) => result?.outputFiles ?? []), ...compressed];
+  return { client: await client, chooser: await chooser, files };
+}
+
 function hashedCopy(source: string, name: string, assetsDir: string): string {
   const bytes = readFileSync(join(ROOT_DIR, source));
   const file = `${name}-${createHash('sha256').update(bytes).digest('hex').slice(0, 8).toUpperCase()}.svg`;
@@ -177,21 +212,22 @@ function hashedCopy(source: string, name: string, assetsDir: string): string {
   return `/assets/${file}`;
 }
 
-/** Files above this size get fast levels (brotli 5, gzip 6): brotli 11 runs at about 1 MB/s, and a large site's search indexes are megabytes. */
-const BEST_COMPRESSION_UP_TO = 1024 * 1024;
+/**
+ * Brotli and gzip siblings of every asset that has none yet (the bundles and the
+ * search indexes got theirs as they were made), all at once on libuv's thread pool.
+ */
+async function precompress(assetsDir: string): Promise<void> {
+  const names = readdirSync(assetsDir);
+  await Promise.all(
+    names
+      .filter((name) => /\.(js|css|svg|json)$/.test(name) && !(names.includes(`${name}.br`) && names.includes(`${name}.gz`)))
+      .map(async (name) => writeSiblings(join(assetsDir, name), await compressAsset(readFileSync(join(assetsDir, name))))),
+  );
+}
 
-/** Brotli and gzip siblings of every asset, made once here; koa-static serves them by Accept-Encoding. */
-function precompress(assetsDir: string): void {
-  for (const name of readdirSync(assetsDir)) {
-    if (!/\.(js|css|svg|json)$/.test(name)) continue;
-    const bytes = readFileSync(join(assetsDir, name));
-    const small = bytes.length <= BEST_COMPRESSION_UP_TO;
-    writeFileSync(
-      join(assetsDir, `${name}.br`),
-      brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: small ? 11 : 5 } }),
-    );
-    writeFileSync(join(assetsDir, `${name}.gz`), gzipSync(bytes, { level: small ? 9 : 6 }));
-  }
+function writeSiblings(file: string, { br, gz }: Compressed): void {
+  writeFileSync(`${file}.br`, br);
+  writeFileSync(`${file}.gz`, gz);
 }
 
 function reportSizes(dist: string, files: string[], firstLoad: string[]): void {
@@ -220,10 +256,10 @@ async function checkContent() {
   const config = loadConfig({ ...process.env, PORT: '0' });
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
   const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
-  const site = await compileSite(config.localesDir, config.locales, config.defaultLocale, messages);
+  const { site, indexes } = await compileSite(config.localesDir, config.locales, config.defaultLocale, messages);
   const problems = findMessageProblems(config.localesDir, config.locales, config.defaultLocale);
   if (problems.length) throw new Error(`messages:\n  ${problems.join('\n  ')}`);
-  return { fingerprint, site, messages };
+  return { fingerprint, site, messages, indexes };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

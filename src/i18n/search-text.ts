@@ -50,9 +50,53 @@ export function* eachWord(text: string, locale: string, mayContain?: (normalised
   }
 }
 
-/** The index terms of a text (a query, a title, a section), in order. */
+/**
+ * The index terms of a text (a query, a title, a section), in order: the terms of
+ * wordsOf, made faster for long texts. Each call of the segmenter has a fixed cost
+ * that outweighs the segmenting of a short run, and a Japanese page has hundreds of
+ * runs between its punctuation, so a text's runs without spaces are segmented in one
+ * call, joined by line breaks: a word never spans a line break (Unicode word
+ * boundary rules WB3a and WB3b), so each run comes out cut exactly as on its own.
+ */
 export function termsOf(text: string, locale: string): string[] {
-  return wordsOf(text, locale).map((word) => word.term);
+  const terms: (string | number)[] = [];
+  const runs: string[] = [];
+  for (const match of text.matchAll(RUN)) {
+    const run = match[0];
+    if (NO_SPACES.test(run)) {
+      // Where this run's terms go, once the runs are segmented.
+      terms.push(runs.length);
+      runs.push(run);
+      continue;
+    }
+    const term = normaliseTerm(run);
+    if (term) terms.push(term);
+  }
+  if (runs.length === 0) return terms as string[];
+  const ofRun: string[][] = runs.map(() => []);
+  let run = 0;
+  let runEnd = runs[0]!.length;
+  let pending = '';
+  let pendingRun = 0;
+  const flush = () => {
+    const term = pending && normaliseTerm(pending);
+    if (term) ofRun[pendingRun]!.push(term);
+    pending = '';
+  };
+  for (const { segment, index, isWordLike } of segmenter(locale).segment(runs.join('\n'))) {
+    // Past the end of this run: the line break itself, then the next run.
+    while (index >= runEnd) runEnd += 1 + runs[++run]!.length;
+    if (!isWordLike) flush();
+    // A run of katakana is one word, as in segmentRun.
+    else if (pending && KATAKANA_ONLY.test(segment) && KATAKANA_ONLY.test(pending)) pending += segment;
+    else {
+      flush();
+      pending = segment;
+      pendingRun = run;
+    }
+  }
+  flush();
+  return terms.flatMap((term) => (typeof term === 'string' ? term : ofRun[term]!));
 }
 
 function segmentRun(run: string, offset: number, locale: string): Word[] {
@@ -115,6 +159,22 @@ const PLAIN = /^[A-Za-z0-9]+$/;
 export function normaliseTerm(word: string): string {
   // Most words of most texts: nothing to unify but case (the same result, much faster).
   if (PLAIN.test(word)) return word.toLowerCase();
+  // The rest (accented, Arabic, Japanese words) take two Unicode normalisations each.
+  // A language's common words come back again and again (の, を, für, الذي), so each
+  // word's term is kept, up to a bound: indexing Japanese goes 0.4 s faster at 2,000 pages.
+  let term = normalised.get(word);
+  if (term === undefined) {
+    term = unify(word);
+    if (normalised.size >= NORMALISED_KEPT) normalised.clear();
+    normalised.set(word, term);
+  }
+  return term;
+}
+
+const NORMALISED_KEPT = 50_000;
+const normalised = new Map<string, string>();
+
+function unify(word: string): string {
   let term = word.toLowerCase().normalize('NFKD').replace(IGNORED_MARKS, '');
   if (term.includes("'") || term.includes('’')) {
     term = term.replace(/’/g, "'").replace(ELISION, '').replace(POSSESSIVE, '').replace(/'/g, '');

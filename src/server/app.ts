@@ -21,8 +21,10 @@ import type { PreparedSite } from './prepare-site.ts';
 
 /**
  * Rendered pages and page data kept in memory at most, compressed forms included
- * (the default site needs about 3 MB). 32 MB hold about a thousand pages of a large
- * docs site, the ones visitors ask for again; the rest are rendered on demand.
+ * (the default site needs about 3 MB). 16 MB hold about 300 pages of a large docs
+ * site with their page data and brotli forms (about 60 KB a page), the ones visitors
+ * ask for again; the rest are rendered on demand. Twice that bought no throughput in
+ * the bench and cost about 20 MB of resident memory at 10,000 pages.
  */
 const RENDER_CACHE_BYTES = 16 * 1024 * 1024;
 /** Not-found pages kept (by requested path; the keys are the visitors', so the bytes are bounded small). */

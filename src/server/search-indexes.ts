@@ -10,9 +10,9 @@ import type { Site } from './content/site.ts';
 
 export type IndexFile = { locale: string; url: string; json: string };
 
-/** The index of every locale, each with its content-hashed asset URL. */
-export function makeIndexFiles(site: Site): IndexFile[] {
-  return site.locales.map((locale) => {
+/** The index of every locale (or of `locales`), each with its content-hashed asset URL. */
+export function makeIndexFiles(site: Site, locales: readonly string[] = site.locales): IndexFile[] {
+  return locales.map((locale) => {
     const json = buildSearchIndex(locale, indexedPages(site, locale));
     return { locale, url: indexUrl(locale, json), json };
   });

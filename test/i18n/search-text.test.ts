@@ -81,6 +81,27 @@ describe('segmenting: scripts written without spaces are cut into words', () => 
     assert.ok(terms.includes('服务器') || terms.includes('服务'), terms.join('|'));
   });
 
+  test("a text's runs segmented together give the terms each run gives alone, in order", () => {
+    // termsOf segments all of a text's runs in one call; wordsOf (snippets) one run at a time.
+    const texts = [
+      'このガイドでは、polysite のリポジトリを手元に用意します。次にサーバー・インストール、そしてビルド。',
+      'カタカナ、カタカナ。リポジトリ「サーバー」とコンテンツ',
+      'Node.js 20 と npm 11 が必要です（v20.20）。設定ファイルを読む',
+      '我们的服务器支持多种语言，以及 Thai: ภาษาไทยเป็นภาษาที่ไม่มีการเว้นวรรค',
+      'Mixed ASCII only, no runs without spaces at all',
+      '',
+    ];
+    for (const text of texts)
+      for (const locale of ['ja', 'zh', 'th', 'en'])
+        assert.deepEqual(
+          termsOf(text, locale),
+          wordsOf(text, locale).map((word) => word.term),
+          `${locale}: ${text}`,
+        );
+    // Two katakana runs with punctuation between them stay two words.
+    assert.deepEqual(termsOf('カタカナ、カタカナ', 'ja'), ['カタカナ', 'カタカナ']);
+  });
+
   test('words carry their place in the original text, for marking', () => {
     const text = 'Voir l’équipe à Paris';
     const words = wordsOf(text, 'fr');

@@ -1,15 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { compileSite } from '../../scripts/build-content.ts';
 import { ROOT_DIR } from '../../src/server/config.ts';
 import type { ContentError } from '../../src/server/content/errors.ts';
 import { loadSite } from '../../src/server/content/site.ts';
 import { loadMessages } from '../../src/server/messages.ts';
+import { makeIndexFiles } from '../../src/server/search-indexes.ts';
 import { makeLocales, makePage } from '../helpers/content.ts';
 
-// A large site's content is compiled in two threads (half of the locales each) and
-// joined: the result must be the site one thread makes, and its problems the same.
+// A large site's content is compiled and indexed in two threads (about half of the
+// locales each) and joined: the result must be the site and the search indexes one
+// thread makes, and its problems the same.
 
 const compileBoth = async (dir: string, locales: string[]) => {
   const messages = loadMessages(dir, locales, locales[0]!);
@@ -19,15 +22,19 @@ const compileBoth = async (dir: string, locales: string[]) => {
 test('the site compiled in two threads is the one-thread site: every page of every locale, HTML and paths', async () => {
   const locales = ['en', 'ar', 'de', 'fr', 'ja'];
   const dir = join(ROOT_DIR, 'locales');
-  const { joined, messages } = await compileBoth(dir, locales);
+  const {
+    joined: { site: joined },
+    messages,
+  } = await compileBoth(dir, locales);
   const single = loadSite(dir, locales, 'en', messages);
   assert.deepEqual([...joined.pages.keys()], [...single.pages.keys()]);
   for (const [locale, pages] of single.pages) {
     const other = joined.pages.get(locale)!;
     assert.deepEqual([...other.keys()], [...pages.keys()], locale);
     for (const [slug, page] of pages) {
-      const { html, ...rest } = page;
-      const { html: otherHtml, ...otherRest } = other.get(slug)!;
+      // The worker's pages come back without their section text (it is in their index).
+      const { html, sections: _sections, ...rest } = page;
+      const { html: otherHtml, sections: _otherSections, ...otherRest } = other.get(slug)!;
       assert.deepEqual(otherRest, rest, `${locale}/${slug}`);
       assert.equal(otherHtml(), html(), `${locale}/${slug}`);
     }
@@ -35,6 +42,25 @@ test('the site compiled in two threads is the one-thread site: every page of eve
   assert.deepEqual(joined.translations, single.translations);
   assert.equal(joined.paths.pathOf('ja', 'about'), '/ja/%E6%A6%82%E8%A6%81');
   assert.deepEqual(joined.paths.find('de', 'about'), { key: 'about', canonical: false });
+});
+
+test('the search indexes made in two threads are byte for byte the one-thread ones, in the order of the locales', async () => {
+  const locales = ['en', 'ar', 'de', 'fr', 'ja'];
+  const dir = join(ROOT_DIR, 'locales');
+  const { joined, messages } = await compileBoth(dir, locales);
+  assert.deepEqual(
+    joined.indexes.map(({ locale, url, json }) => ({ locale, url, json })),
+    makeIndexFiles(loadSite(dir, locales, 'en', messages)),
+  );
+  // Each comes with its compressed forms, made where it was made.
+  for (const { json, br, gz } of joined.indexes) {
+    assert.equal(brotliDecompressSync(br).toString(), json);
+    assert.equal(gunzipSync(gz).toString(), json);
+  }
+  assert.deepEqual(
+    joined.indexes.map((file) => file.locale),
+    locales,
+  );
 });
 
 test("both threads' problems are reported, each once", async () => {
