@@ -2,7 +2,7 @@
 // serves by Accept-Encoding: made once at build time, at the best levels a file's
 // size allows.
 import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { brotliCompress, constants, gzip, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 
 /** Files above this size get fast levels (brotli 5, gzip 6): brotli 11 runs at about 1 MB/s, and a large site's search indexes are megabytes. */
 const BEST_COMPRESSION_UP_TO = 1024 * 1024;
@@ -12,12 +12,6 @@ export type Compressed = { br: Buffer; gz: Buffer };
 function levels(size: number): { brotli: BrotliOptions; gzip: ZlibOptions } {
   const small = size <= BEST_COMPRESSION_UP_TO;
   return { brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: small ? 11 : 5 } }, gzip: { level: small ? 9 : 6 } };
-}
-
-/** In this thread: for a build worker that has made the asset itself (a search index). */
-export function compressAssetSync(bytes: Buffer): Compressed {
-  const { brotli, gzip: gz } = levels(bytes.length);
-  return { br: brotliCompressSync(bytes, brotli), gz: gzipSync(bytes, gz) };
 }
 
 const brotliAsync = promisify(brotliCompress);

@@ -115,7 +115,7 @@ async function largeSitePass(pages: number) {
   const large = '/de/docs/ref/s010/p5';
   try {
     const started = performance.now();
-    run('npx', ['tsx', 'scripts/build.ts'], env, 'ignore');
+    run('npm', ['run', '--silent', 'build'], env, 'ignore');
     const buildSeconds = (performance.now() - started) / 1000;
     const counted = Number(spawnSync('bash', ['-c', `find ${localesDir} -name '*.md' | wc -l`], { encoding: 'utf8' }).stdout.trim());
 

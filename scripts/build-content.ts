@@ -17,7 +17,7 @@ import { sitePaths } from '../src/server/content/paths.ts';
 import { loadSite, type Site, type SourcePage } from '../src/server/content/site.ts';
 import { loadMessages, type MessageCatalog } from '../src/server/messages.ts';
 import { type IndexFile, makeIndexFiles } from '../src/server/search-indexes.ts';
-import { type Compressed, compressAssetSync } from './asset-compression.ts';
+import { type Compressed, compressAsset } from './asset-compression.ts';
 import { ask, tsWorker } from './ts-worker.ts';
 
 /** From this many Markdown files (all locales), a second thread pays for itself. */
@@ -26,7 +26,7 @@ const WORKERS_FROM_FILES = 2000;
 type Job = { localesDir: string; locales: readonly string[]; defaultLocale: string; serving: string[] };
 /** A compiled page as it crosses threads: its HTML as text, not a function, and without its section text (in the index already). */
 type Compiled = Omit<SourcePage, 'html'> & { html: string };
-/** An index file with its brotli and gzip forms, made by the thread that made the index. */
+/** An index file with its brotli and gzip forms. */
 export type BuiltIndex = IndexFile & Compressed;
 type Answer = { pages: [string, Compiled[]][]; indexes: BuiltIndex[] } | { problems: readonly string[] } | { error: string };
 
@@ -44,7 +44,7 @@ export async function compileSite(
 ): Promise<{ site: Site; indexes: BuiltIndex[] }> {
   if (markdownFiles(localesDir) < workersFrom || cpus < 2 || locales.length < 2) {
     const site = loadSite(localesDir, locales, defaultLocale, messages);
-    return { site, indexes: builtIndexes(site, locales) };
+    return { site, indexes: await indexed(site, locales) };
   }
   const [here, there] = shareOut(localesDir, locales);
   const worker = tsWorker(import.meta.url);
@@ -52,10 +52,11 @@ export async function compileSite(
     const answer = ask<Answer>(worker, { localesDir, locales, defaultLocale, serving: there } satisfies Job);
     const problems = new Set<string>();
     let site: Site | null = null;
-    let indexes: BuiltIndex[] = [];
+    let mine: Promise<BuiltIndex[]> = Promise.resolve([]);
     try {
       site = loadSite(localesDir, locales, defaultLocale, messages, { serving: here });
-      indexes = builtIndexes(site, here);
+      mine = indexed(site, here);
+      mine.catch(() => {});
     } catch (error) {
       if (!(error instanceof ContentError)) throw error;
       for (const problem of error.problems) problems.add(problem);
@@ -68,7 +69,7 @@ export async function compileSite(
     for (const [locale, compiled] of theirs.pages) {
       pages.set(locale, new Map(compiled.map(({ html, ...page }) => [page.slug, { ...page, html: () => html }])));
     }
-    const made = new Map([...indexes, ...theirs.indexes].map((file) => [file.locale, file]));
+    const made = new Map([...(await mine), ...theirs.indexes].map((file) => [file.locale, file]));
     return {
       site: { ...site, pages, paths: sitePaths(pages, defaultLocale) },
       indexes: locales.map((locale) => made.get(locale)!),
@@ -126,9 +127,18 @@ function estimatedWork(dir: string): number {
   return sampledBytes ? (bytes * sampledWork) / sampledBytes : 0;
 }
 
-/** The locales' indexes, each compressed here, in the thread that made it, rather than all at the end on one. */
-function builtIndexes(site: Site, locales: readonly string[]): BuiltIndex[] {
-  return makeIndexFiles(site, locales).map((file) => ({ ...file, ...compressAssetSync(Buffer.from(file.json)) }));
+/**
+ * The locales' search indexes, one after the other, each compressed on libuv's thread
+ * pool as soon as it is made: the compressing runs beside the next locale's indexing,
+ * on whichever core is free, rather than after all of it.
+ */
+function indexed(site: Site, locales: readonly string[]): Promise<BuiltIndex[]> {
+  return Promise.all(
+    locales.map((locale) => {
+      const [file] = makeIndexFiles(site, [locale]);
+      return compressAsset(Buffer.from(file!.json)).then((forms) => ({ ...file!, ...forms }));
+    }),
+  );
 }
 
 function markdownFiles(localesDir: string): number {
@@ -136,11 +146,11 @@ function markdownFiles(localesDir: string): number {
 }
 
 if (!isMainThread) {
-  parentPort!.on('message', ({ localesDir, locales, defaultLocale, serving }: Job) => {
+  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, serving }: Job) => {
     let answer: Answer;
     try {
       const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale), { serving });
-      const indexes = builtIndexes(site, serving);
+      const indexes = await indexed(site, serving);
       answer = {
         pages: serving.map((locale) => [
           locale,

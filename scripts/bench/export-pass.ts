@@ -56,7 +56,7 @@ export async function exportPass(): Promise<void> {
   const env = { LOCALES_DIR: localesDir };
   try {
     const started = performance.now();
-    run('npx', ['tsx', 'scripts/build.ts'], { ...env, DIST_DIR: distDir }, 'ignore');
+    run('npm', ['run', '--silent', 'build'], { ...env, DIST_DIR: distDir }, 'ignore');
     const buildSeconds = (performance.now() - started) / 1000;
     for (let i = 0; i < LARGE_RUNS; i++) row(`${fmt(LARGE_PAGES)} pages, run ${i + 1}`, exportOnce(env, distDir));
     console.log(
