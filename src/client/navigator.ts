@@ -8,7 +8,7 @@ import type { CompiledMessages, Translator } from '../i18n/intl.ts';
 import { ANNOUNCER_ELEMENT_ID, pageKey } from '../routes/page-data.ts';
 import type { PageData, Payload } from '../routes/types.ts';
 import { updateHead } from './head.ts';
-import { makeClientIntl } from './intl.ts';
+import { makeIntl } from '../i18n/intl.ts';
 import { anchorOf, isPlainClick, pagePathOf } from './links.ts';
 import { rememberLocale } from './locale-cookie.ts';
 import { createPageLoader, type LoadResult, type LocalPages } from './page-loader.ts';
@@ -42,7 +42,7 @@ export function createNavigator(initial: Payload, local: LocalPages) {
   const intlFor = (locale: string) => {
     let intl = intls.get(locale);
     if (!intl) {
-      intl = makeClientIntl(locale, messages.get(locale) ?? {});
+      intl = makeIntl(locale, messages.get(locale) ?? {});
       intls.set(locale, intl);
     }
     return intl;

@@ -66,7 +66,7 @@ export async function localSearchPage({
   source: (locale: string) => Promise<Searcher>;
   build: string;
   locales: readonly LocaleLink[];
-  /** The main bundle's (makeClientIntl), passed in so that this chunk shares no module with it. */
+  /** The main bundle's (i18n/intl.ts#makeIntl), passed in so that this chunk shares no module with it. */
   makeIntl: (locale: string, messages: CompiledMessages) => Translator;
 }): Promise<PageData> {
   const query = parseSearchQuery(search);

@@ -1,4 +1,4 @@
-import { createIntl, createIntlCache } from '@formatjs/intl';
+import { IntlMessageFormat } from 'intl-messageformat';
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 
 /**
@@ -9,29 +9,31 @@ export type CompiledMessages = Record<string, MessageFormatElement[]>;
 
 export type MessageValues = Record<string, string | number>;
 
-/**
- * What screens use to format UI strings. On the server it is @formatjs/intl's
- * IntlShape; in the browser a lighter object over intl-messageformat, the engine
- * IntlShape itself formats with (see src/client/intl.ts), to keep the bundle small.
- */
+/** What screens use to format UI strings (see makeIntl). */
 export type Translator = {
   readonly locale: string;
   formatMessage(descriptor: { id: string }, values?: MessageValues): string;
 };
 
-// One cache for the whole process: formatters are memoised across locales.
-const cache = createIntlCache();
-
-/** Server side: one IntlShape per locale, made at start-up. */
+/**
+ * A Translator over intl-messageformat: one formatter per message, made on first use.
+ * The browser uses it as it is (the search chunk gets it passed in, see
+ * src/client/search-engine.ts); the server keeps its labels (src/server/server-intl.ts).
+ * A message the catalog lacks shows its key: a bug the tests catch.
+ */
 export function makeIntl(locale: string, messages: CompiledMessages): Translator {
-  const intl = createIntl(
-    {
-      locale,
-      messages,
-      // A missing message is a bug the tests catch; at run time show the key, quietly.
-      onError: () => {},
+  const formatters = new Map<string, IntlMessageFormat>();
+  return {
+    locale,
+    formatMessage({ id }, values) {
+      let formatter = formatters.get(id);
+      if (!formatter) {
+        const message = messages[id];
+        if (!message) return id;
+        formatter = new IntlMessageFormat(message, locale);
+        formatters.set(id, formatter);
+      }
+      return String(formatter.format(values));
     },
-    cache,
-  );
-  return { locale, formatMessage: (descriptor, values) => intl.formatMessage(descriptor, values) };
+  };
 }

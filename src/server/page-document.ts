@@ -4,7 +4,7 @@ import { App } from '../routes/app.tsx';
 import { serializePayload, serializePayloadRest } from '../routes/page-data.ts';
 import type { MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
 import type { Config } from './config.ts';
-import { documentShell } from './document.ts';
+import { type DocumentShell, documentShell } from './document.ts';
 import type { Manifest } from './manifest.ts';
 import type { PageStore } from './page-store.ts';
 import { renderStream } from './render.ts';
@@ -25,8 +25,7 @@ type Deps = {
 export function documentRenderer({ store, manifest, monitoring, searchIndexes }: Deps): DocumentRenderer {
   // The embedded JSON's largest part, the locale's messages (with the search index
   // URLs and the monitoring settings), is the same for every page of the locale:
-  // serialized once, at the first render in that locale. The page's own part,
-  // without its HTML, is small, so it is made per render (no per-page cache to outgrow the page cache).
+  // serialized once, at the first render in that locale.
   const rests = new Map<string, string>();
   const embedded = (page: PageData): string => {
     let rest = rests.get(page.locale);
@@ -36,9 +35,22 @@ export function documentRenderer({ store, manifest, monitoring, searchIndexes }:
     }
     return serializePayload({ page }, rest);
   };
+  // The shell around a page (its head, its serialized data) is the same at every render
+  // of that page: made at its first render and kept as long as the page store keeps the
+  // page (a WeakMap: a page the store drops takes its shell with it, and a not-found
+  // page, made per request, never outlives its request). A page's data is immutable.
+  const shells = new WeakMap<PageData, DocumentShell>();
+  const shellOf = (page: PageData): DocumentShell => {
+    let shell = shells.get(page);
+    if (!shell) {
+      shell = documentShell(page, manifest, embedded(page));
+      shells.set(page, shell);
+    }
+    return shell;
+  };
   return (page, options) => {
     const app = createElement(App, { page, intl: store.intl(page.locale) });
-    return renderStream(app, documentShell(page, manifest, embedded(page)), options);
+    return renderStream(app, shellOf(page), options);
   };
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { directionOf } from '../i18n/locales.ts';
-import { makeIntl, type CompiledMessages, type Translator } from '../i18n/intl.ts';
+import type { CompiledMessages, Translator } from '../i18n/intl.ts';
+import { makeServerIntl } from './server-intl.ts';
 import { SECTIONS } from '../routes/layout.tsx';
 import type { SearchResults } from '../routes/search/engine.ts';
 import { searchPageData } from '../routes/search/page.ts';
@@ -58,7 +59,7 @@ export function buildPageStore({
   maxCachedChars = DEFAULT_MAX_CACHED_CHARS,
   share = makeShareTags({ publicUrl, images: {}, links: { pathOf: site.paths.pathOf, feedOf: () => null } }),
 }: Options): PageStore {
-  const intls = new Map(site.locales.map((locale) => [locale, makeIntl(locale, messages.get(locale)!)]));
+  const intls = new Map(site.locales.map((locale) => [locale, makeServerIntl(locale, messages.get(locale)!)]));
   const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(locale, locale), locale)]));
   const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(messages.get(locale)))]));
   const switchers = new Map<string, LocaleLink[]>();
