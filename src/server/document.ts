@@ -13,12 +13,8 @@ import type { Manifest } from './manifest.ts';
  */
 export type DocumentShell = { before: string; after: string };
 
-/** `payload`: the page's embedded JSON, already escaped (routes/page-data.ts#serializePayload). */
-export function documentShell(page: PageData, manifest: Manifest, payload: string): DocumentShell {
-  return { before: documentStart(page, manifest), after: documentEnd(manifest, payload) };
-}
-
-function documentStart({ locale, dir, head }: PageData, manifest: Manifest): string {
+/** Everything before #root: the same at every render of a page. */
+export function documentStart({ locale, dir, head }: PageData, manifest: Manifest): string {
   const attr = escapeHtml;
   const alternates = head.alternates.map(
     ({ hreflang, href }) => `<link rel="alternate" hreflang="${attr(hreflang)}" href="${attr(href)}">`,
@@ -55,6 +51,7 @@ function tag(name: 'link' | 'meta', attributes: HeadTag): string {
   return `${html}>`;
 }
 
-function documentEnd(manifest: Manifest, payload: string): string {
+/** Everything after #root, around the page's embedded JSON (`payload`, already escaped: routes/page-data.ts#serializePayload). */
+export function documentEnd(manifest: Manifest, payload: string): string {
   return `</div><script type="application/json" id="${PAYLOAD_ELEMENT_ID}">${payload}</script><script type="module" src="${escapeHtml(manifest.js)}"></script></body></html>`;
 }
