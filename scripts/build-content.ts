@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
+import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { sitePaths } from '../src/server/content/paths.ts';
 import { loadSite, type Site, type SourcePage } from '../src/server/content/site.ts';
@@ -102,7 +103,6 @@ function shareOut(localesDir: string, locales: readonly string[]): [string[], st
 }
 
 const SAMPLED_FILES = 50;
-const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
 
 function estimatedWork(dir: string): number {
   let files: string[];
@@ -122,7 +122,7 @@ function estimatedWork(dir: string): number {
   for (let i = 0; i < files.length; i += step) {
     const text = readFileSync(files[i]!, 'utf8');
     sampledBytes += Buffer.byteLength(text);
-    sampledWork += text.length + 2 * (text.match(NO_SPACES)?.length ?? 0);
+    sampledWork += text.length + 2 * charactersWithoutSpaces(text);
   }
   return sampledBytes ? (bytes * sampledWork) / sampledBytes : 0;
 }

@@ -12,6 +12,11 @@ export type Word = { start: number; end: number; term: string };
 
 const RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
 const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** How many characters of `text` are in scripts written without spaces (the build weighs a locale's indexing work by it). */
+export function charactersWithoutSpaces(text: string): number {
+  return text.match(new RegExp(NO_SPACES.source, 'gu'))?.length ?? 0;
+}
 // The prolonged sound mark (ー) is Script=Common; it belongs to the katakana word around it.
 const KATAKANA_ONLY = /^[\p{Script=Katakana}\u30fc]+$/u;
 
