@@ -54,9 +54,9 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   const documentOf = async (page: PageData): Promise<Buffer> => {
     const errors: unknown[] = [];
     // Crawler mode: the complete document, as the server sends it to a crawler.
-    const stream = await render(page, { waitForAll: true, timeoutMs: config.renderTimeoutMs, onError: (error) => errors.push(error) });
-    const bytes = await readAll(stream);
-    // A turn of the event loop: the renderer leaves a setImmediate behind (render.ts uncorks in one),
+    const rendered = await render(page, { waitForAll: true, timeoutMs: config.renderTimeoutMs, onError: (error) => errors.push(error) });
+    const bytes = Buffer.isBuffer(rendered) ? rendered : await readAll(rendered);
+    // A turn of the event loop: React leaves a setImmediate behind at each render (its early preloads),
     // and a loop of renders that only ever awaits promises never reaches the phase that runs them:
     // each one would keep its whole render alive until the export ends (about 23 KB a page).
     await new Promise((resolve) => setImmediate(resolve));

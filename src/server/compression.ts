@@ -1,5 +1,6 @@
 import Negotiator from 'negotiator';
-import { constants, brotliCompressSync, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, createBrotliCompress, createGzip, gzip as gzipCallback, gzipSync } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -138,20 +139,31 @@ function windowBits(size: number): number {
 }
 
 /**
+ * The per-request levels: fast, since these run for every response that is not
+ * kept. A 256 KiB brotli window (the default is 4 MiB) holds any page whole, and
+ * 32 renders at once do not cost 128 MiB.
+ */
+const BROTLI_PER_REQUEST = { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 18 };
+const GZIP_PER_REQUEST_LEVEL = 6;
+
+/**
  * Compresses a stream as it flows. Each chunk React writes is flushed through
- * the compressor, so the shell still reaches the browser at once. A fast level:
- * this runs per request.
+ * the compressor, so the shell still reaches the browser at once.
  */
 export function compressStream(stream: Readable, encoding: Exclude<Encoding, 'identity'>): Transform {
   const compressor =
     encoding === 'br'
-      ? createBrotliCompress({
-          flush: constants.BROTLI_OPERATION_FLUSH,
-          // A 256 KiB window (the default is 4 MiB) holds any page whole, and 32 renders at once do not cost 128 MiB.
-          params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 18 },
-        })
-      : createGzip({ flush: constants.Z_SYNC_FLUSH, level: 6 });
+      ? createBrotliCompress({ flush: constants.BROTLI_OPERATION_FLUSH, params: BROTLI_PER_REQUEST })
+      : createGzip({ flush: constants.Z_SYNC_FLUSH, level: GZIP_PER_REQUEST_LEVEL });
   stream.on('error', (error) => compressor.destroy(error));
   compressor.on('close', () => stream.destroy());
   return stream.pipe(compressor);
+}
+
+const brotli = promisify(brotliCompress);
+const gzip = promisify(gzipCallback);
+
+/** Compresses a whole body made for one response, at the per-request level, off the event loop (libuv's pool). */
+export function compressWhole(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> {
+  return encoding === 'br' ? brotli(body, { params: BROTLI_PER_REQUEST }) : gzip(body, { level: GZIP_PER_REQUEST_LEVEL });
 }

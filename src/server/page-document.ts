@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { createElement } from 'react';
 import { App } from '../routes/app.tsx';
 import { serializePayload, serializePayloadRest } from '../routes/page-data.ts';
@@ -7,13 +6,13 @@ import type { Config } from './config.ts';
 import { type DocumentShell, documentEnd, documentStart } from './document.ts';
 import type { Manifest } from './manifest.ts';
 import type { PageStore } from './page-store.ts';
-import { renderStream } from './render.ts';
+import { type RenderedDocument, renderDocument } from './render.ts';
 import { BoundedCache } from './bounded-cache.ts';
 
 export type RenderOptions = { waitForAll: boolean; timeoutMs: number; onError: (error: unknown) => void };
 
-/** A page's whole document as a stream: what the server sends and the static export writes (one renderer for both). */
-export type DocumentRenderer = (page: PageData, options: RenderOptions) => Promise<Readable>;
+/** A page's whole document, at once or as a stream (render.ts): what the server sends and the static export writes (one renderer for both). */
+export type DocumentRenderer = (page: PageData, options: RenderOptions) => Promise<RenderedDocument>;
 
 type Deps = {
   store: PageStore;
@@ -58,7 +57,7 @@ export function documentRenderer({ store, manifest, monitoring, searchIndexes }:
   };
   return (page, options) => {
     const app = createElement(App, { page, intl: store.intl(page.locale) });
-    return renderStream(app, shellOf(page), options);
+    return renderDocument(app, shellOf(page), options);
   };
 }
 

@@ -10,7 +10,7 @@ import type { Manifest } from './manifest.ts';
 import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './bounded-cache.ts';
 import { type DocumentRenderer, documentRenderer } from './page-document.ts';
-import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream } from './send.ts';
+import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream, sendWhole } from './send.ts';
 import type { MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
 import { searchPath } from '../routes/search/query.ts';
 
@@ -98,7 +98,7 @@ async function sendPage(
   }
 
   let failed = false;
-  const stream = await render(page, {
+  const rendered = await render(page, {
     waitForAll: isBot(ctx.get('User-Agent')),
     timeoutMs: renderTimeoutMs,
     onError: (error) => {
@@ -107,10 +107,17 @@ async function sendPage(
       reportServerError(error, { method: ctx.method, path: ctx.path });
     },
   });
-  if (pages) collect(stream, (body) => failed || pages.set(key, new StoredBody(body, pages.arena)));
+  if (Buffer.isBuffer(rendered)) {
+    // The whole document at once: kept as it is, and sent as a cached answer would be.
+    if (!pages || failed) return sendWhole(ctx, rendered, encoding);
+    const stored = new StoredBody(rendered, pages.arena);
+    pages.set(key, stored);
+    return sendStored(ctx, stored, encoding);
+  }
+  if (pages) collect(rendered, (body) => failed || pages.set(key, new StoredBody(body, pages.arena)));
   // Compressed as it streams, flushed at each of React's chunks: not the bytes of the stored
   // form every later answer sends (one pass, a higher level). A strong ETag names one byte
   // sequence, so this one is weak; If-None-Match compares weakly, so it still gets 304s.
   if (ctx.etag && encoding !== 'identity') ctx.etag = `W/${ctx.etag}`;
-  sendStream(ctx, stream, encoding);
+  sendStream(ctx, rendered, encoding);
 }

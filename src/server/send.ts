@@ -2,7 +2,7 @@
 // validator and 304, a stored body or a compressed stream.
 import type { Context } from 'koa';
 import type { Readable } from 'node:stream';
-import { chooseEncoding, compressStream, type Encoding, type StoredBody } from './compression.ts';
+import { chooseEncoding, compressStream, compressWhole, type Encoding, type StoredBody } from './compression.ts';
 
 /**
  * The encoding this response will use. `Vary` is set first, so that a 304 carries
@@ -38,6 +38,21 @@ export function answeredNotModified(ctx: Context, etag: string | undefined, enco
 export function sendStored(ctx: Context, body: StoredBody, encoding: Encoding = negotiateEncoding(ctx)): void {
   if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
   ctx.body = body.get(encoding);
+}
+
+/**
+ * A whole body made for this response alone (a page rendered with the render cache
+ * off), compressed at once at the per-request level. Those bytes are not the
+ * stored form's (compression.ts), so the validator is weak, as for a stream.
+ */
+export async function sendWhole(ctx: Context, body: Buffer, encoding: Encoding): Promise<void> {
+  if (encoding === 'identity') {
+    ctx.body = body;
+    return;
+  }
+  if (ctx.etag) ctx.etag = `W/${ctx.etag}`;
+  ctx.set('Content-Encoding', encoding);
+  ctx.body = await compressWhole(body, encoding);
 }
 
 /** A streamed body, compressed as it flows when the client accepts it. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Config } from './config.ts';
 import type Koa from 'koa';
@@ -64,10 +65,13 @@ export function serve(parts: Parts): Promise<Serving> {
     closing ??= (async () => {
       log.info('draining', { reason, inFlight: lifecycle.inFlight, graceMs: config.shutdownGraceMs });
       lifecycle.drain();
-      // No new connections from here on; idle keep-alive sockets are closed now,
-      // busy ones after their response (Lifecycle adds Connection: close).
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // No new connections from here on. Busy sockets close after their response (Lifecycle
+      // adds Connection: close); a request that arrives on an idle keep-alive socket meanwhile
+      // gets a 503 that closes it, and what is left is closed once every response has left.
+      // Not http.Server's close(): it also destroys every socket it deems idle, and it deems
+      // idle one whose response has ended but whose bytes still wait for a slow reader (a
+      // whole page sent with one end()): that response would be cut short.
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
       const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.shutdownGraceMs).unref());
       const outcome = await Promise.race([lifecycle.idle().then(() => 'idle' as const), grace]);
       if (outcome === 'timeout') log.warn('grace period over, closing remaining connections', { inFlight: lifecycle.inFlight });

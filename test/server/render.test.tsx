@@ -2,20 +2,66 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Suspense, use } from 'react';
 import { isBot } from '../../src/server/bots.ts';
-import { renderStream } from '../../src/server/render.ts';
-import type { Readable } from 'node:stream';
+import { type RenderedDocument, renderDocument } from '../../src/server/render.ts';
 
-async function text(stream: Readable): Promise<string> {
+async function text(rendered: RenderedDocument): Promise<string> {
+  if (Buffer.isBuffer(rendered)) return rendered.toString();
   let out = '';
-  for await (const chunk of stream) out += chunk;
+  for await (const chunk of rendered) out += chunk;
   return out;
 }
 
 const SHELL = { before: '<main>', after: '</main>' };
 
-test('the element streams between the two parts of its shell', async () => {
-  const html = await text(await renderStream(<p>hello</p>, SHELL, { waitForAll: false, timeoutMs: 1000, onError: () => {} }));
-  assert.equal(html, '<main><p>hello</p></main>');
+test('a page with nothing pending comes back whole, between the two parts of its shell', async () => {
+  const rendered = await renderDocument(<p>héllo</p>, SHELL, { waitForAll: false, timeoutMs: 1000, onError: () => {} });
+  assert.ok(Buffer.isBuffer(rendered), 'one buffer, not a stream');
+  assert.equal(rendered.toString(), '<main><p>héllo</p></main>');
+});
+
+test('a long text and many elements are assembled whole, in order, as UTF-8', async () => {
+  // React passes long strings through as they are and packs short chunks into its own views.
+  const long = 'Grüße, 世界. '.repeat(2000);
+  const names = Array.from({ length: 500 }, (_, index) => `item ${index} ü`);
+  const rendered = await renderDocument(
+    <div>
+      <p>{long}</p>
+      <ul>
+        {names.map((name) => (
+          <li key={name}>{name}</li>
+        ))}
+      </ul>
+    </div>,
+    SHELL,
+    { waitForAll: false, timeoutMs: 1000, onError: () => {} },
+  );
+  assert.ok(Buffer.isBuffer(rendered));
+  const expected = `<main><div><p>${long}</p><ul>${names.map((name) => `<li>${name}</li>`).join('')}</ul></div></main>`;
+  assert.equal(rendered.toString(), expected);
+  assert.equal(rendered.length, Buffer.byteLength(expected));
+});
+
+let release: (value: string) => void = () => {};
+const later = new Promise<string>((resolve) => (release = resolve));
+function Later() {
+  return <p>{use(later)}</p>;
+}
+
+test('a page still waiting on data streams: the shell at once, the rest when it resolves', async () => {
+  const rendered = await renderDocument(
+    <Suspense fallback={<p>loading</p>}>
+      <Later />
+    </Suspense>,
+    SHELL,
+    { waitForAll: false, timeoutMs: 1000, onError: () => {} },
+  );
+  assert.ok(!Buffer.isBuffer(rendered), 'a stream, since part of it is pending');
+  const first = await new Promise<string>((resolve) => rendered.once('data', (chunk) => resolve(String(chunk))));
+  assert.equal(first, '<main>', 'the shell leaves before the data is there');
+  release('arrived');
+  let rest = '';
+  for await (const chunk of rendered) rest += chunk;
+  assert.match(rest, /<p>arrived<\/p>.*<\/main>$/s, 'then the content, and the closing part last');
 });
 
 const never = new Promise<string>(() => {});
@@ -23,17 +69,31 @@ function Stuck() {
   return <p>{use(never)}</p>;
 }
 
-test('a render that never finishes is aborted by the timer and the stream ends', async () => {
+test('a render that never finishes is aborted by the timer: a crawler gets the fallback, whole', async () => {
   const errors: unknown[] = [];
-  const stream = await renderStream(
+  const rendered = await renderDocument(
     <Suspense fallback={<p>loading</p>}>
       <Stuck />
     </Suspense>,
     SHELL,
-    { waitForAll: true, timeoutMs: 50, onError: (error) => errors.push(error) },
+    { waitForAll: true, timeoutMs: 50, onError: (error: unknown) => errors.push(error) },
   );
-  const html = await text(stream);
+  const html = await text(rendered);
   assert.match(html, /^<main>.*<p>loading<\/p>.*<\/main>$/s, 'the fallback, then the closing part after the aborted render');
+  assert.ok(errors.length >= 1, 'the abort is reported');
+});
+
+test("a render that never finishes is aborted by the timer: a person's stream ends", async () => {
+  const errors: unknown[] = [];
+  const rendered = await renderDocument(
+    <Suspense fallback={<p>loading</p>}>
+      <Stuck />
+    </Suspense>,
+    SHELL,
+    { waitForAll: false, timeoutMs: 50, onError: (error: unknown) => errors.push(error) },
+  );
+  assert.ok(!Buffer.isBuffer(rendered));
+  assert.match(await text(rendered), /^<main>.*<p>loading<\/p>.*<\/main>$/s);
   assert.ok(errors.length >= 1, 'the abort is reported');
 });
 
@@ -42,7 +102,7 @@ function Broken(): never {
 }
 
 test('a shell error rejects before any byte, so the caller can still answer 500', async () => {
-  await assert.rejects(renderStream(<Broken />, SHELL, { waitForAll: false, timeoutMs: 1000, onError: () => {} }), /boom/);
+  await assert.rejects(renderDocument(<Broken />, SHELL, { waitForAll: false, timeoutMs: 1000, onError: () => {} }), /boom/);
 });
 
 test('crawlers are recognised by User-Agent, browsers are not', () => {
