@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from './log.ts';
 import { isBot } from './bots.ts';
@@ -15,26 +16,40 @@ export function accessLog(log: Logger): Middleware {
   // Not async: nothing here waits for the response, the 'close' listener does.
   return (ctx, next) => {
     const started = process.hrtime.bigint();
-    const incoming = ctx.get('X-Request-Id');
-    const id = WELL_FORMED_ID.test(incoming) ? incoming : randomUUID();
+    const id = requestIdOf(ctx.get('X-Request-Id'));
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
-    const socket = ctx.req.socket;
-    const bytesBefore = socket.bytesWritten;
-    ctx.res.once('close', () => {
-      log.info('request', {
-        id,
-        method: ctx.method,
-        path: ctx.path.length > 200 ? `${ctx.path.slice(0, 200)}…` : ctx.path,
-        status: ctx.res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-        bytes: socket.bytesWritten - bytesBefore,
-        agent: agentClass(ctx.get('User-Agent')),
-        ...(ctx.res.writableFinished ? {} : { aborted: true }),
-      });
-    });
+    logWhenClosed(log, ctx.req, ctx.res, { id, path: ctx.path, started });
     return next();
   };
+}
+
+/** The request's id: the one it came with, if short and plain, or a new one. */
+export function requestIdOf(incoming: string | undefined): string {
+  return incoming && WELL_FORMED_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Writes the request's line once its response is finished or abandoned (cached-answers.ts answers without Koa, and logs the same line). */
+export function logWhenClosed(
+  log: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { id, path, started }: { id: string; path: string; started: bigint },
+): void {
+  const socket = req.socket;
+  const bytesBefore = socket.bytesWritten;
+  res.once('close', () => {
+    log.info('request', {
+      id,
+      method: req.method,
+      path: path.length > 200 ? `${path.slice(0, 200)}…` : path,
+      status: res.statusCode,
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      bytes: socket.bytesWritten - bytesBefore,
+      agent: agentClass(req.headers['user-agent'] ?? ''),
+      ...(res.writableFinished ? {} : { aborted: true }),
+    });
+  });
 }
 
 function agentClass(userAgent: string): 'bot' | 'browser' | 'other' {

@@ -1,8 +1,10 @@
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
 import serve from 'koa-static';
 import { accessLog } from './access-log.ts';
+import { cachedAnswers } from './cached-answers.ts';
 import { cachePolicy } from './cache-policy.ts';
 import type { Config } from './config.ts';
 import { appErrorListener, errorsMiddleware, HttpError } from './errors.ts';
@@ -32,6 +34,37 @@ const NOT_FOUND_CACHE_BYTES = 4 * 1024 * 1024;
 /** Search pages kept (by query; the same bound as not-found pages, for the same reason). */
 const SEARCH_CACHE_BYTES = 4 * 1024 * 1024;
 
+/** What the render cache keeps (all null with RENDER_CACHE=off). */
+export type RenderCaches = { pages: RenderCache | null; notFound: RenderCache | null; search: RenderCache | null };
+
+function renderCaches(config: Config): RenderCaches {
+  if (!config.renderCache) return { pages: null, notFound: null, search: null };
+  return {
+    pages: new RenderCache(RENDER_CACHE_BYTES),
+    notFound: new RenderCache(NOT_FOUND_CACHE_BYTES),
+    search: new RenderCache(SEARCH_CACHE_BYTES),
+  };
+}
+
+/**
+ * What the server hands each request: pages the render cache holds and has
+ * answered once are answered again straight away (cached-answers.ts); the rest
+ * goes to the app.
+ */
+export function createSite(parts: AppParts): { app: Koa; handle: RequestListener } {
+  const caches = renderCaches(parts.config);
+  const app = createApp(parts, caches);
+  const toApp = app.callback();
+  if (!caches.pages) return { app, handle: toApp };
+  const answered = cachedAnswers({ pages: caches.pages, lifecycle: parts.lifecycle, log: parts.log, trustProxy: parts.config.trustProxy });
+  return {
+    app,
+    handle: (req, res) => {
+      if (!answered(req, res)) toApp(req, res);
+    },
+  };
+}
+
 export type AppParts = {
   config: Config;
   runtime: PreparedSite;
@@ -48,7 +81,7 @@ export type AppParts = {
  * sitemap, robots, health) are matched by route, the feeds by exact path;
  * whatever is left is a page under a locale, or a redirect into one.
  */
-export function createApp({ config, runtime, log, lifecycle, relay }: AppParts): Koa {
+export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, caches: RenderCaches = renderCaches(config)): Koa {
   // TRUST_PROXY hops: only then do X-Forwarded-For/-Proto count (ctx.ip, ctx.protocol).
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   // Errors are logged by errorsMiddleware; Koa's default handler would print them again.
@@ -56,9 +89,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts):
   app.on('error', appErrorListener(log));
 
   const policy = cachePolicy(config.pageMaxAge);
-  const cache = config.renderCache ? new RenderCache(RENDER_CACHE_BYTES) : null;
-  const notFoundCache = config.renderCache ? new RenderCache(NOT_FOUND_CACHE_BYTES) : null;
-  const searchCache = config.renderCache ? new RenderCache(SEARCH_CACHE_BYTES) : null;
+  const { pages: cache, notFound: notFoundCache, search: searchCache } = caches;
 
   app.use(accessLog(log));
   app.use(securityHeaders({ trustProxy: config.trustProxy }));

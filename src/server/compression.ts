@@ -38,6 +38,12 @@ export class StoredBody {
   #gzip: Buffer | undefined;
   onGrow: ((bytes: number) => void) | undefined;
   readonly identity: Buffer;
+  /**
+   * The headers each form was sent with the first time, as name, value, name, value
+   * (those that are the same for every request for it): what cached-answers.ts
+   * answers again with, without Koa.
+   */
+  readonly sentWith: Partial<Record<Encoding, readonly string[]>> = {};
   readonly #keep: (buffer: Buffer) => Buffer;
   /** `arena`: where a cache keeps its bodies (see BodyArena); without one, each form is a buffer of its own. */
   constructor(body: Buffer | readonly Buffer[] | string, arena?: BodyArena) {

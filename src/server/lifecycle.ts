@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 
 /**
@@ -29,6 +30,19 @@ export class Lifecycle {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
+  /**
+   * Counts a response in flight until it is fully written, not just until the code
+   * answering it returns (a streamed page, or a large one to a slow reader, is still
+   * being written after that).
+   */
+  track(res: ServerResponse): void {
+    this.#inFlight++;
+    res.once('close', () => {
+      this.#inFlight--;
+      if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
+    });
+  }
+
   middleware(): Middleware {
     return async (ctx, next) => {
       if (this.#draining) {
@@ -42,15 +56,7 @@ export class Lifecycle {
           return;
         }
       }
-      this.#inFlight++;
-      // Counted until the response is fully written, not just until middleware returns
-      // (a streamed page keeps writing after that).
-      const done = () => {
-        ctx.res.off('close', done);
-        this.#inFlight--;
-        if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
-      };
-      ctx.res.on('close', done);
+      this.track(ctx.res);
       await next();
       if (this.#draining && !ctx.headerSent) ctx.set('Connection', 'close');
     };

@@ -1,7 +1,8 @@
 import type { Context, Middleware } from 'koa';
 import { isBot } from './bots.ts';
 import type { CachePolicy } from './cache-policy.ts';
-import { StoredBody } from './compression.ts';
+import { rememberAnswer } from './cached-answers.ts';
+import { type Encoding, StoredBody } from './compression.ts';
 import type { Decider } from './decide.ts';
 import { HttpError } from './errors.ts';
 import type { Logger } from './log.ts';
@@ -91,7 +92,9 @@ async function sendPage(
       ? [searchCache, searchPath(page.locale, screen.query)]
       : [page.status === 200 ? cache : notFoundCache, page.path];
   const stored = pages?.get(key);
-  if (stored) return sendStored(ctx, stored, encoding);
+  // Only the page cache's are answered without Koa (cached-answers.ts); search and not-found pages always come here.
+  const remembered = pages === cache ? key : null;
+  if (stored) return sendKept(ctx, stored, encoding, remembered);
   if (ctx.method === 'HEAD') {
     if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
     return;
@@ -112,7 +115,7 @@ async function sendPage(
     if (!pages || failed) return sendWhole(ctx, rendered, encoding);
     const stored = new StoredBody(rendered, pages.arena);
     pages.set(key, stored);
-    return sendStored(ctx, stored, encoding);
+    return sendKept(ctx, stored, encoding, remembered);
   }
   if (pages) collect(rendered, (body) => failed || pages.set(key, new StoredBody(body, pages.arena)));
   // Compressed as it streams, flushed at each of React's chunks: not the bytes of the stored
@@ -120,4 +123,10 @@ async function sendPage(
   // sequence, so this one is weak; If-None-Match compares weakly, so it still gets 304s.
   if (ctx.etag && encoding !== 'identity') ctx.etag = `W/${ctx.etag}`;
   sendStream(ctx, rendered, encoding);
+}
+
+/** A page from a cache; under `remembered`, its headers are kept so that the next plain GET for it is answered without Koa. */
+function sendKept(ctx: Context, stored: StoredBody, encoding: Encoding, remembered: string | null): void {
+  sendStored(ctx, stored, encoding);
+  if (remembered) rememberAnswer(ctx, remembered, stored, encoding);
 }

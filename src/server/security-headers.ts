@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 
 /**
@@ -48,13 +49,19 @@ export const ALWAYS_HEADERS: readonly (readonly [string, string])[] = ALWAYS;
 export function securityHeaders({ trustProxy }: { trustProxy: number }): Middleware {
   return (ctx, next) => {
     for (const [name, value] of ALWAYS) ctx.set(name, value);
-    if (servedOverHttps('encrypted' in ctx.req.socket, ctx.get('X-Forwarded-Proto'), trustProxy)) ctx.set(...HTTPS_ONLY_HEADER);
+    if (requestOverHttps(ctx.req, trustProxy)) ctx.set(...HTTPS_ONLY_HEADER);
     return next();
   };
 }
 
 /** Headers an error response keeps from the ones set before it failed. */
 export const SECURITY_HEADER_NAMES: readonly string[] = [...ALWAYS.map(([name]) => name), HTTPS_ONLY_HEADER[0]];
+
+/** Whether this request came over https, by our socket or, with TRUST_PROXY, by our proxies' word. */
+export function requestOverHttps(req: IncomingMessage, trustProxy: number): boolean {
+  const forwarded = req.headers['x-forwarded-proto'];
+  return servedOverHttps('encrypted' in req.socket, Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''), trustProxy);
+}
 
 /**
  * The scheme the visitor used. Without TRUST_PROXY, only our own socket counts.

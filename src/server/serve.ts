@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Config } from './config.ts';
-import type Koa from 'koa';
-import { createApp } from './app.ts';
+import { createSite } from './app.ts';
 import { createRelayApp } from './relay-app.ts';
 import { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
@@ -31,18 +30,17 @@ type Parts = {
 export function serve(parts: Parts): Promise<Serving> {
   const { config, log, relay } = parts;
   const lifecycle = new Lifecycle();
-  let app: Koa;
+  let handle: RequestListener;
   let build: string | null;
   if (parts.runtime) {
-    app = createApp({ config, runtime: parts.runtime, log, lifecycle, relay: relay ?? null });
+    handle = createSite({ config, runtime: parts.runtime, log, lifecycle, relay: relay ?? null }).handle;
     build = parts.runtime.manifest.build;
   } else {
     if (!relay) throw new Error('SERVE=relay needs the relay (SENTRY_DSN)');
-    app = createRelayApp({ config, log, lifecycle, relay, build: parts.relayOnly.build });
+    handle = createRelayApp({ config, log, lifecycle, relay, build: parts.relayOnly.build }).callback();
     build = parts.relayOnly.build;
   }
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderSize } = config.server;
-  const handle = app.callback();
   const server = createServer(
     {
       maxHeaderSize,

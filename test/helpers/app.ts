@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../src/server/app.ts';
+import { createSite } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { Lifecycle } from '../../src/server/lifecycle.ts';
 import { createLogger } from '../../src/server/log.ts';
@@ -12,7 +12,7 @@ import { type PreparedSite, prepareSite } from '../../src/server/prepare-site.ts
 import { ROOT } from './server.ts';
 
 /**
- * The real app (prepareSite + createApp) over a content folder, on a loopback
+ * The real app (prepareSite + createSite) over a content folder, on a loopback
  * port. `images` go into a copy of the build's manifest, as the build would
  * write them for that content.
  */
@@ -25,8 +25,8 @@ export async function serveApp(
   writeFileSync(join(dist, 'manifest.json'), JSON.stringify({ ...manifest, images }));
   const config = loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test', DIST_DIR: dist, LOG_LEVEL: 'silent', ...env });
   const runtime = await prepareSite(config);
-  const app = createApp({ config, runtime, log: createLogger(() => {}), lifecycle: new Lifecycle() });
-  const server = createServer(app.callback()).listen(0, '127.0.0.1');
+  const { handle } = createSite({ config, runtime, log: createLogger(() => {}), lifecycle: new Lifecycle() });
+  const server = createServer(handle).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, runtime, close: () => server.close() };
 }
