@@ -18,4 +18,4 @@ USER node
 EXPOSE 3000
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--max-semi-space-size=8", "--expose-gc", "dist/server/main.js"]
+CMD ["node", "--min-semi-space-size=8", "--max-semi-space-size=8", "--expose-gc", "dist/server/main.js"]
