@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { matchRoute } from '../routes/match.ts';
 import { pagePath } from '../routes/location.ts';
-import { buildSearchIndex, type IndexedPage } from '../routes/search/engine.ts';
+import type { IndexedPage } from '../routes/search/engine.ts';
+import { buildSearchIndex } from '../routes/search/index-writer.ts';
 import type { Site } from './content/site.ts';
 
 export type IndexFile = { locale: string; url: string; json: string };

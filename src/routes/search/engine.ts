@@ -1,5 +1,5 @@
 // Search, one implementation for both sides: the build makes each locale's index
-// (buildSearchIndex), and the server and the browser load those same bytes
+// (buildSearchIndex, in index-writer.ts), and the server and the browser load those same bytes
 // (loadSearchIndex) and answer a query with the same function (searchIndex), so the
 // results page and the box under the header never disagree.
 //
@@ -24,15 +24,15 @@ export type SearchIndex = { locale: string; pages: readonly PageEntry[]; engine:
 
 export type SearchResults = { total: number; hits: SearchHit[] };
 
-type PageEntry = Omit<IndexedPage, 'sections'>;
+export type PageEntry = Omit<IndexedPage, 'sections'>;
 /** One indexed document: a section of page `p` (short names: they are repeated in the file for every section). */
-type Section = { id: number; p: number; a: string; h: string; t: string };
+export type Section = { id: number; p: number; a: string; h: string; t: string };
 type IndexFile = { v: typeof FORMAT; locale: string; pages: PageEntry[]; index: AsPlainObject };
 
-const FORMAT = 1;
+export const FORMAT = 1;
 /** The page title is searched in every section of its page, so a title word finds the page wherever the rest matched. */
-const FIELDS = ['title', 'h', 't'];
-const STORED = ['p', 'a', 'h', 't'];
+export const FIELDS = ['title', 'h', 't'];
+export const STORED = ['p', 'a', 'h', 't'];
 /** Ranking: a word in the title counts most, then in a heading, then in the text. */
 const BOOST = { title: 4, h: 2, t: 1 };
 /** More words than this in a query are not looked at: each costs a walk of the index. */
@@ -42,26 +42,15 @@ const MAX_QUERY_TERMS = 12;
 const NO_SPACES_START =
   /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
-function options(locale: string, pages: readonly PageEntry[]): Options<Section> {
+/** MiniSearch's options for a locale's index (the writer in index-writer.ts makes what these would). */
+export function options(locale: string, pages: readonly PageEntry[]): Options<Section> {
   return {
     fields: FIELDS,
     storeFields: STORED,
     tokenize: (text) => termsOf(text, locale),
     processTerm: (term) => term,
-    extractField: (section, field) => (field === 'title' ? pages[section.p]!.title : String(section[field as keyof Section])),
+    extractField: (section, field) => (field === 'title' ? pages[section.p]!.title : section[field as keyof Section]),
   };
-}
-
-/** The serialised index of one locale's pages (what the build writes as a content-hashed asset). */
-export function buildSearchIndex(locale: string, pages: readonly IndexedPage[]): string {
-  const entries: PageEntry[] = pages.map(({ path, title, fallback }) => ({ path, title, fallback }));
-  const engine = new MiniSearch<Section>(options(locale, entries));
-  let id = 0;
-  pages.forEach((page, p) => {
-    for (const section of page.sections) engine.add({ id: id++, p, a: section.id, h: section.heading, t: section.text });
-  });
-  const file: IndexFile = { v: FORMAT, locale, pages: entries, index: engine.toJSON() };
-  return JSON.stringify(file);
 }
 
 export function loadSearchIndex(json: string): SearchIndex {

@@ -1,0 +1,77 @@
+// The index file of one locale, written directly in MiniSearch's serialisation (the
+// plain object `MiniSearch#toJSON` returns, version 2), which `loadSearchIndex` reads
+// with `MiniSearch.loadJS`. MiniSearch's own `add` keeps every term in a radix tree
+// and every posting in nested Maps, and `toJSON` then copies them all into objects:
+// at 2,000 pages a locale that was 1.8 s (German) to 4.8 s (Japanese) of the build and
+// most of its garbage. The file only needs postings, and documents arrive in id order,
+// so a posting list here is a flat array per term and field, appended to, and the JSON
+// is written as text. The same documents make the same object MiniSearch's own
+// `toJSON` makes (test/routes/search/index-writer.test.ts checks it, term by term).
+import { termsOf } from '../../i18n/search-text.ts';
+import { FIELDS, FORMAT, type IndexedPage, type PageEntry } from './engine.ts';
+
+/** Postings of one term: per field, [document id, frequency] pairs in document order. */
+type Postings = number[][];
+
+/** The serialised index of one locale's pages (what the build writes as a content-hashed asset). */
+export function buildSearchIndex(locale: string, pages: readonly IndexedPage[]): string {
+  const entries: PageEntry[] = pages.map(({ path, title, fallback }) => ({ path, title, fallback }));
+  const postings = new Map<string, Postings>();
+  const fieldLength: string[] = [];
+  const stored: string[] = [];
+  const averages = FIELDS.map(() => 0);
+  let id = 0;
+  // A term list per field of a page's title, made once: it is indexed in every section of its page.
+  for (const [p, page] of pages.entries()) {
+    const titleTerms = termsOf(page.title, locale);
+    for (const section of page.sections) {
+      const lengths = [titleTerms, termsOf(section.heading, locale), termsOf(section.text, locale)].map((terms, field) =>
+        addTerms(postings, field, id, terms),
+      );
+      // MiniSearch's running average, in its order of operations, so the numbers match to the last bit.
+      for (const [field, length] of lengths.entries()) averages[field] = (averages[field]! * id + length) / (id + 1);
+      fieldLength.push(`"${id}":[${lengths.join(',')}]`);
+      stored.push(`"${id}":${JSON.stringify({ p, a: section.id, h: section.heading, t: section.text })}`);
+      id++;
+    }
+  }
+  const terms: string[] = [];
+  for (const [term, fields] of postings) {
+    const byField = fields.flatMap((list, field) => (list.length ? [`"${field}":${pairs(list)}`] : []));
+    terms.push(`[${JSON.stringify(term)},{${byField.join(',')}}]`);
+  }
+  const documentIds = Array.from({ length: id }, (_, i) => `"${i}":${i}`).join(',');
+  const index =
+    `{"documentCount":${id},"nextId":${id},"documentIds":{${documentIds}},` +
+    `"fieldIds":${JSON.stringify(Object.fromEntries(FIELDS.map((field, i) => [field, i])))},` +
+    `"fieldLength":{${fieldLength.join(',')}},"averageFieldLength":${JSON.stringify(id ? averages : [])},` +
+    `"storedFields":{${stored.join(',')}},"dirtCount":0,"index":[${terms.join(',')}],"serializationVersion":2}`;
+  return `${JSON.stringify({ v: FORMAT, locale, pages: entries }).slice(0, -1)},"index":${index}}`;
+}
+
+/** Adds one field's terms of document `id`; returns how many distinct terms it has (MiniSearch's field length). */
+function addTerms(postings: Map<string, Postings>, field: number, id: number, terms: readonly string[]): number {
+  let distinct = 0;
+  for (const term of terms) {
+    let fields = postings.get(term);
+    if (!fields) {
+      fields = FIELDS.map(() => []);
+      postings.set(term, fields);
+    }
+    const list = fields[field]!;
+    // Documents come in order: this document's pair, if any, is the last one.
+    if (list[list.length - 2] === id) list[list.length - 1]!++;
+    else {
+      list.push(id, 1);
+      distinct++;
+    }
+  }
+  return distinct;
+}
+
+/** `{"<id>":<frequency>,...}` from [id, frequency, id, frequency...]. */
+function pairs(list: readonly number[]): string {
+  let out = '{';
+  for (let i = 0; i < list.length; i += 2) out += `${i ? ',' : ''}"${list[i]}":${list[i + 1]}`;
+  return `${out}}`;
+}

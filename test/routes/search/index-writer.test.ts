@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import MiniSearch, { type AsPlainObject } from 'minisearch';
+import { type IndexedPage, options, type PageEntry, type Section } from '../../../src/routes/search/engine.ts';
+import { buildSearchIndex } from '../../../src/routes/search/index-writer.ts';
+import { ROOT_DIR } from '../../../src/server/config.ts';
+import { loadSite } from '../../../src/server/content/site.ts';
+import { loadMessages } from '../../../src/server/messages.ts';
+import { indexedPages } from '../../../src/server/search-indexes.ts';
+
+/** What MiniSearch's own `add` and `toJSON` make of the same pages: the reference the writer must equal. */
+function miniSearchIndex(locale: string, pages: readonly IndexedPage[]): AsPlainObject {
+  const entries: PageEntry[] = pages.map(({ path, title, fallback }) => ({ path, title, fallback }));
+  const engine = new MiniSearch<Section>(options(locale, entries));
+  let id = 0;
+  pages.forEach((page, p) => {
+    for (const section of page.sections) engine.add({ id: id++, p, a: section.id, h: section.heading, t: section.text });
+  });
+  return engine.toJSON();
+}
+
+/** The file's index with its terms in one order (a radix tree and a Map list them differently; loading ignores the order). */
+function writtenIndex(locale: string, pages: readonly IndexedPage[]): AsPlainObject {
+  const file = JSON.parse(buildSearchIndex(locale, pages));
+  assert.deepEqual(Object.keys(file), ['v', 'locale', 'pages', 'index']);
+  return sortedTerms(file.index);
+}
+
+const sortedTerms = (index: AsPlainObject): AsPlainObject => ({
+  ...index,
+  index: [...index.index].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+});
+
+function makePage(path: string, title: string, sections: [string, string, string][]): IndexedPage {
+  return { path, title, fallback: null, sections: sections.map(([id, heading, text]) => ({ id, heading, text })) };
+}
+
+test("every locale of the default site: the written index is MiniSearch's own serialisation, term by term", () => {
+  const locales = ['en', 'ar', 'de', 'fr', 'ja'];
+  const localesDir = join(ROOT_DIR, 'locales');
+  const site = loadSite(localesDir, locales, 'en', loadMessages(localesDir, locales, 'en'));
+  for (const locale of locales) {
+    const pages = indexedPages(site, locale);
+    const expected = sortedTerms(miniSearchIndex(locale, pages));
+    assert.ok(expected.index.length > 300, `${locale}: ${expected.index.length} terms`);
+    assert.deepEqual(writtenIndex(locale, pages), expected, locale);
+  }
+});
+
+test('repeated words, a word in the title and the text, empty headings and text that needs escaping make the same index', () => {
+  const pages = [
+    makePage('/en/a', 'Cache "rules"', [
+      ['', '', 'cache cache cache, then rules; a \\ backslash and a "quote"'],
+      ['more', 'Cache', 'nothing else'],
+    ]),
+    makePage('/en/b', 'Empty', []),
+    makePage('/en/c', 'Third', [['x', '', '']]),
+  ];
+  assert.deepEqual(writtenIndex('en', pages), sortedTerms(miniSearchIndex('en', pages)));
+  assert.deepEqual(writtenIndex('en', []), sortedTerms(miniSearchIndex('en', [])));
+});
