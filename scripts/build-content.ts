@@ -3,10 +3,11 @@
 // are the build's largest steps (at 10,000 pages, about 5 s of compiling and 10 s
 // of indexing on one thread), so from WORKERS_FROM_FILES files the locales are
 // shared between this thread and one worker: each side compiles its locales and
-// indexes them at once, so a page's text never has to cross threads, only its
-// HTML (for the snapshot) and the finished index. Each side reads every source and
-// resolves every path (cheap), so both report the same content problems; each link
-// is checked by the side that compiles its page. A small site is done in process,
+// indexes them at once, and makes their part of the snapshot, so only two buffers
+// and a string per locale cross threads (the snapshot part's HTML and lines, the
+// finished index), never a page as objects. Each side reads the sources of its
+// locales and of the default locale (their fallbacks), and reports their problems;
+// the two sides' problems are joined. A small site is done in process,
 // as the server does it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +15,8 @@ import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
 import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import { ContentError } from '../src/server/content/errors.ts';
-import { sitePaths } from '../src/server/content/paths.ts';
-import { loadSite, type Site, type SourcePage } from '../src/server/content/site.ts';
+import { loadSite, type Site } from '../src/server/content/site.ts';
+import { type SnapshotPart, snapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import { loadMessages, type MessageCatalog } from '../src/server/messages.ts';
 import { type IndexFile, makeIndexFiles } from '../src/server/search-indexes.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
@@ -25,39 +26,44 @@ import { ask, tsWorker } from './ts-worker.ts';
 const WORKERS_FROM_FILES = 2000;
 
 type Job = { localesDir: string; locales: readonly string[]; defaultLocale: string; serving: string[] };
-/** A compiled page as it crosses threads: its HTML as text, not a function, and without its section text (in the index already). */
-type Compiled = Omit<SourcePage, 'html'> & { html: string };
 /** An index file with its brotli and gzip forms. */
 export type BuiltIndex = IndexFile & Compressed;
-type Answer = { pages: [string, Compiled[]][]; indexes: BuiltIndex[] } | { problems: readonly string[] } | { error: string };
+type Answer = { parts: SnapshotPart[]; indexes: BuiltIndex[] } | { problems: readonly string[] } | { error: string };
 
-/**
- * The compiled site and each locale's search index (in the order of `locales`).
- * Pages compiled in the worker come back without their section text: only the
- * index needs it, and the index is made.
- */
+/** What the build writes of the content: the snapshot (a writer, so no caller mistakes one thread's pages for the site) and each locale's index. */
+export type CompiledContent = {
+  writeSnapshot(dir: string, fingerprint: string): void;
+  /** In the order of `locales`. */
+  indexes: BuiltIndex[];
+};
+
+/** The compiled site, ready to write as the snapshot, and each locale's search index. */
 export async function compileSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
   messages: MessageCatalog,
   { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism() } = {},
-): Promise<{ site: Site; indexes: BuiltIndex[] }> {
+): Promise<CompiledContent> {
   if (markdownFiles(localesDir) < workersFrom || cpus < 2 || locales.length < 2) {
     const site = loadSite(localesDir, locales, defaultLocale, messages);
-    return { site, indexes: await indexed(site, locales) };
+    const indexes = await indexed(site, locales);
+    return { writeSnapshot: (dir, fingerprint) => writeSnapshot(dir, fingerprint, site, messages), indexes };
   }
   const [here, there] = shareOut(localesDir, locales);
   const worker = tsWorker(import.meta.url);
   try {
     const answer = ask<Answer>(worker, { localesDir, locales, defaultLocale, serving: there } satisfies Job);
     const problems = new Set<string>();
+    // This thread's pages (the worker's locales are empty in it): its paths and translations are the whole site's.
     let site: Site | null = null;
     let mine: Promise<BuiltIndex[]> = Promise.resolve([]);
+    let myParts: SnapshotPart[] = [];
     try {
       site = loadSite(localesDir, locales, defaultLocale, messages, { serving: here });
       mine = indexed(site, here);
       mine.catch(() => {});
+      myParts = here.map((locale) => snapshotPart(site!, locale));
     } catch (error) {
       if (!(error instanceof ContentError)) throw error;
       for (const problem of error.problems) problems.add(problem);
@@ -65,14 +71,19 @@ export async function compileSite(
     const theirs = await answer;
     if ('error' in theirs) throw new Error(theirs.error);
     if ('problems' in theirs) for (const problem of theirs.problems) problems.add(problem);
-    if (problems.size || !site || !('pages' in theirs)) throw new ContentError([...problems]);
-    const pages = new Map(site.pages) as Map<string, ReadonlyMap<string, SourcePage>>;
-    for (const [locale, compiled] of theirs.pages) {
-      pages.set(locale, new Map(compiled.map(({ html, ...page }) => [page.slug, { ...page, html: () => html }])));
-    }
+    if (problems.size || !site || !('parts' in theirs)) throw new ContentError([...problems]);
+    const parts = new Map([...myParts, ...theirs.parts].map((part) => [part.locale, part]));
     const made = new Map([...(await mine), ...theirs.indexes].map((file) => [file.locale, file]));
+    const whole = site;
     return {
-      site: { ...site, pages, paths: sitePaths(pages, defaultLocale) },
+      writeSnapshot: (dir, fingerprint) =>
+        writeSnapshot(
+          dir,
+          fingerprint,
+          whole,
+          messages,
+          locales.map((locale) => parts.get(locale)!),
+        ),
       indexes: locales.map((locale) => made.get(locale)!),
     };
   } finally {
@@ -150,14 +161,10 @@ if (!isMainThread) {
     let answer: Answer;
     try {
       const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale), { serving });
-      const indexes = await indexed(site, serving);
-      answer = {
-        pages: serving.map((locale) => [
-          locale,
-          [...site.pages.get(locale)!.values()].map((page) => ({ ...page, html: page.html(), sections: [] })),
-        ]),
-        indexes,
-      };
+      const indexes = indexed(site, serving);
+      // The parts are made while the indexes are compressed on the thread pool.
+      const parts = serving.map((locale) => snapshotPart(site, locale));
+      answer = { parts, indexes: await indexes };
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
     }

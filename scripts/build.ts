@@ -15,7 +15,7 @@ import { compileSite } from './build-content.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
 import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
 import { MANIFEST_FILE, type Manifest } from '../src/server/manifest.ts';
-import { contentFingerprint, writeSnapshot } from '../src/server/content/snapshot.ts';
+import { contentFingerprint } from '../src/server/content/snapshot.ts';
 import { buildImages } from './build-images.ts';
 
 /** Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a slow network loads it in about a second. */
@@ -43,7 +43,7 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.contents);
   }
-  if (content) writeSnapshot(dist, content.fingerprint, content.site, content.messages);
+  content?.compiled.writeSnapshot(dist, content.fingerprint);
 
   const outputs = Object.entries(client.metafile.outputs);
   const entry = (name: string, ext: string) => {
@@ -70,7 +70,7 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     .map((imported) => `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`);
   // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
   const search: Record<string, string> = {};
-  for (const file of content?.indexes ?? []) {
+  for (const file of content?.compiled.indexes ?? []) {
     writeFileSync(join(dist, 'client', file.url), file.json);
     writeSiblings(join(dist, 'client', file.url), file);
     search[file.locale] = file.url;
@@ -256,10 +256,10 @@ async function checkContent() {
   const config = loadConfig({ ...process.env, PORT: '0' });
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
   const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
-  const { site, indexes } = await compileSite(config.localesDir, config.locales, config.defaultLocale, messages);
+  const compiled = await compileSite(config.localesDir, config.locales, config.defaultLocale, messages);
   const problems = findMessageProblems(config.localesDir, config.locales, config.defaultLocale);
   if (problems.length) throw new Error(`messages:\n  ${problems.join('\n  ')}`);
-  return { fingerprint, site, messages, indexes };
+  return { fingerprint, compiled };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

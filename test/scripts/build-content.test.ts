@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { compileSite } from '../../scripts/build-content.ts';
 import { ROOT_DIR } from '../../src/server/config.ts';
 import type { ContentError } from '../../src/server/content/errors.ts';
-import { loadSite } from '../../src/server/content/site.ts';
+import { loadSite, type SourcePage } from '../../src/server/content/site.ts';
+import { readSnapshot } from '../../src/server/content/snapshot.ts';
 import { loadMessages } from '../../src/server/messages.ts';
 import { makeIndexFiles } from '../../src/server/search-indexes.ts';
 import { makeLocales, makePage } from '../helpers/content.ts';
@@ -19,29 +22,31 @@ const compileBoth = async (dir: string, locales: string[]) => {
   return { joined: await compileSite(dir, locales, locales[0]!, messages, { workersFrom: 0, cpus: 2 }), messages };
 };
 
-test('the site compiled in two threads is the one-thread site: every page of every locale, HTML and paths', async () => {
+test('the site compiled in two threads is the one-thread site: every page of every locale, HTML and paths, read back from its snapshot', async () => {
   const locales = ['en', 'ar', 'de', 'fr', 'ja'];
   const dir = join(ROOT_DIR, 'locales');
-  const {
-    joined: { site: joined },
-    messages,
-  } = await compileBoth(dir, locales);
+  const { joined, messages } = await compileBoth(dir, locales);
+  const dist = mkdtempSync(join(tmpdir(), 'polysite-joined-'));
+  joined.writeSnapshot(dist, 'fp');
+  const read = readSnapshot(dist, 'fp');
+  assert.ok(read, 'the snapshot reads back');
   const single = loadSite(dir, locales, 'en', messages);
-  assert.deepEqual([...joined.pages.keys()], [...single.pages.keys()]);
+  assert.deepEqual([...read.site.pages.keys()], [...single.pages.keys()]);
   for (const [locale, pages] of single.pages) {
-    const other = joined.pages.get(locale)!;
+    const other: ReadonlyMap<string, SourcePage> = read.site.pages.get(locale)!;
     assert.deepEqual([...other.keys()], [...pages.keys()], locale);
     for (const [slug, page] of pages) {
-      // The worker's pages come back without their section text (it is in their index).
+      // The snapshot leaves out the section text (it is in the index).
       const { html, sections: _sections, ...rest } = page;
       const { html: otherHtml, sections: _otherSections, ...otherRest } = other.get(slug)!;
       assert.deepEqual(otherRest, rest, `${locale}/${slug}`);
       assert.equal(otherHtml(), html(), `${locale}/${slug}`);
     }
   }
-  assert.deepEqual(joined.translations, single.translations);
-  assert.equal(joined.paths.pathOf('ja', 'about'), '/ja/%E6%A6%82%E8%A6%81');
-  assert.deepEqual(joined.paths.find('de', 'about'), { key: 'about', canonical: false });
+  assert.deepEqual(read.site.translations, single.translations);
+  assert.deepEqual(read.messages, messages);
+  assert.equal(read.site.paths.pathOf('ja', 'about'), '/ja/%E6%A6%82%E8%A6%81');
+  assert.deepEqual(read.site.paths.find('de', 'about'), { key: 'about', canonical: false });
 });
 
 test('the search indexes made in two threads are byte for byte the one-thread ones, in the order of the locales', async () => {

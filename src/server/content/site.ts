@@ -61,9 +61,10 @@ type Source = { locale: string; slug: string; file: string; front: FrontMatter; 
 
 /**
  * `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels).
- * `serving`: compile only these locales' pages (the others stay empty); every
- * source is still read and every path resolved, so a build can compile the
- * locales in several threads and join them (scripts/build-content.ts).
+ * `serving`: compile only these locales' pages (the others stay empty), reading
+ * only their sources and the default locale's, so a build can compile the locales
+ * in several threads and join them (scripts/build-content.ts). Each problem is
+ * found by a call that serves its locale (the default locale's by every call).
  */
 export function loadSite(
   localesDir: string,
@@ -74,16 +75,24 @@ export function loadSite(
 ): Site {
   const problems: string[] = [];
   const labels = new Map(locales.map((locale) => [locale, markdownLabels(locale, messages)]));
+  // Only the serving locales' sources and the default locale's (their fallbacks) are read:
+  // the others' pages are needed only by name, for the translations.
+  const reading = new Set([...serving, defaultLocale]);
+  const read = locales.filter((locale) => reading.has(locale));
+  const translations = new Map<string, string[]>();
   const sources: Source[] = [];
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
     for (const file of listMarkdown(pagesDir)) {
+      const slug = slugOf(relative(pagesDir, file));
+      translations.set(slug, [...(translations.get(slug) ?? []), locale]);
+      if (!reading.has(locale)) continue;
       const display = relative(process.cwd(), file) || file;
       try {
         const text = readFileSync(file, 'utf8');
         const { data, body, bodyLine } = splitFrontMatter(text, display);
         const slugLine = frontMatterLine(text, 'slug');
-        sources.push({ locale, slug: slugOf(relative(pagesDir, file)), file: display, front: data, body, bodyLine, slugLine });
+        sources.push({ locale, slug, file: display, front: data, body, bodyLine, slugLine });
       } catch (error) {
         problems.push((error as Error).message);
       }
@@ -91,7 +100,7 @@ export function loadSite(
   }
 
   const records = new Map<string, TranslationRecord>();
-  for (const locale of locales) {
+  for (const locale of read) {
     if (locale === defaultLocale) continue;
     try {
       records.set(locale, readRecord(localesDir, locale));
@@ -105,12 +114,9 @@ export function loadSite(
     return record && Object.hasOwn(record, slug) ? { recorded: record[slug]! } : {};
   };
 
-  const translations = new Map<string, string[]>();
-  for (const source of sources) translations.set(source.slug, [...(translations.get(source.slug) ?? []), source.locale]);
-
   const { slugs, problems: pathProblems } = localizeSlugs(
     sources.map(({ locale, slug, file, front, slugLine }) => ({ locale, key: slug, file, slug: front.slug, slugLine })),
-    locales,
+    read,
     defaultLocale,
   );
   problems.push(...pathProblems);

@@ -22,7 +22,7 @@ import type { Site, SourcePage } from './site.ts';
 export const SNAPSHOT_FILE = 'content.json';
 export const BODIES_FILE = 'content.html';
 
-/** A page without its HTML, and where its HTML is in the bodies file: [byte offset, byte length]. */
+/** A page without its HTML, and where its HTML is: [byte offset from its locale's start in the bodies file, byte length]. */
 type StoredPage = Omit<SourcePage, 'html' | 'sections'> & { at: [number, number] };
 
 /** The first line: everything but the pages, which follow, one `[locale, StoredPage]` per line. */
@@ -32,6 +32,8 @@ type Header = {
   defaultLocale: string;
   translations: [string, string[]][];
   messages: [string, CompiledMessages][];
+  /** Where each locale's HTML starts in the bodies file: a page's offset counts from there. */
+  starts: [string, number][];
 };
 
 export function contentFingerprint(localesDir: string, locales: readonly string[], defaultLocale: string): string {
@@ -48,32 +50,58 @@ export function contentFingerprint(localesDir: string, locales: readonly string[
 }
 
 /**
- * Writes both files next to each other. Each is written aside and renamed into
- * place, so a server still running from an older build keeps reading the file it
- * opened (same inode), never a half-written or a newer one.
+ * One locale's pages as the snapshot stores them: their HTML one after the other,
+ * and a JSON line per page giving where its HTML is within these bytes. A large
+ * site's build makes the parts of its locales in two threads; only these two
+ * values cross between them (scripts/build-content.ts).
  */
-export function writeSnapshot(dir: string, fingerprint: string, site: Site, messages: ReadonlyMap<string, CompiledMessages>): void {
+export type SnapshotPart = { locale: string; lines: string; bodies: Uint8Array };
+
+export function snapshotPart(site: Site, locale: string): SnapshotPart {
   const bodies: Buffer[] = [];
+  const lines: string[] = [];
   let offset = 0;
+  // The section text is left out: the search index files the build writes hold it.
+  for (const { html, sections: _sections, ...page } of site.pages.get(locale)!.values()) {
+    const body = Buffer.from(html());
+    bodies.push(body);
+    const stored: StoredPage = { ...page, at: [offset, body.length] };
+    offset += body.length;
+    lines.push(JSON.stringify([locale, stored]));
+  }
+  return { locale, lines: lines.join('\n'), bodies: Buffer.concat(bodies) };
+}
+
+/**
+ * Writes both files next to each other: `site`'s locales, paths and translations,
+ * and each locale's pages from `parts` (made from `site` when not given). Each file
+ * is written aside and renamed into place, so a server still running from an older
+ * build keeps reading the file it opened (same inode), never a half-written or a
+ * newer one.
+ */
+export function writeSnapshot(
+  dir: string,
+  fingerprint: string,
+  site: Site,
+  messages: ReadonlyMap<string, CompiledMessages>,
+  parts: readonly SnapshotPart[] = site.locales.map((locale) => snapshotPart(site, locale)),
+): void {
+  const starts: [string, number][] = [];
+  let start = 0;
+  for (const { locale, bodies } of parts) {
+    starts.push([locale, start]);
+    start += bodies.length;
+  }
   const header: Header = {
     fingerprint,
     locales: [...site.locales],
     defaultLocale: site.defaultLocale,
     translations: [...site.translations].map(([slug, locales]) => [slug, [...locales]]),
     messages: [...messages],
+    starts,
   };
-  const lines = [JSON.stringify(header)];
-  for (const [locale, byslug] of site.pages) {
-    // The section text is left out: the search index files the build writes hold it.
-    for (const { html, sections: _sections, ...page } of byslug.values()) {
-      const body = Buffer.from(html());
-      bodies.push(body);
-      offset += body.length;
-      const stored: StoredPage = { ...page, at: [offset - body.length, body.length] };
-      lines.push(JSON.stringify([locale, stored]));
-    }
-  }
-  writeAside(join(dir, BODIES_FILE), Buffer.concat(bodies));
+  writeAside(join(dir, BODIES_FILE), Buffer.concat(parts.map((part) => part.bodies)));
+  const lines = [JSON.stringify(header), ...parts.filter((part) => part.lines).map((part) => part.lines)];
   writeAside(join(dir, SNAPSHOT_FILE), `${lines.join('\n')}\n`);
 }
 
@@ -90,7 +118,8 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
   try {
     file = readFileSync(join(dir, SNAPSHOT_FILE));
     header = JSON.parse(lineAt(file, 0).text);
-    if (header.fingerprint !== fingerprint) return null;
+    // A header without `starts` is an older build's: compile instead of misreading it.
+    if (header.fingerprint !== fingerprint || !Array.isArray(header.starts)) return null;
     // Open once and kept open for the life of the process: a page's HTML is one positioned read.
     fd = openSync(join(dir, BODIES_FILE), 'r');
   } catch {
@@ -110,10 +139,12 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
     return scratch.toString('utf8', 0, length);
   };
   const pages = new Map(header.locales.map((locale) => [locale, new Map<string, SourcePage>()]));
+  const starts = new Map(header.starts);
   for (let line = lineAt(file, 0); line.next < file.length; ) {
     line = lineAt(file, line.next);
     const [locale, { at, ...page }] = JSON.parse(line.text) as [string, StoredPage];
-    pages.get(locale)!.set(page.slug, { ...page, sections: [], html: () => read(at) });
+    const start = starts.get(locale)!;
+    pages.get(locale)!.set(page.slug, { ...page, sections: [], html: () => read([start + at[0], at[1]]) });
   }
   return {
     site: {
