@@ -105,7 +105,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     if (!made) throw new ExportError(`no search index for ${locale}: run \`npm run build\` (npm run export does) and export again`);
     out.write(fileForPath(url), made.identity);
   }
-  out.write('sitemap.xml', site.sitemap.identity);
+  out.write('sitemap.xml', site.sitemap().identity);
   for (const path of site.feeds.paths) out.write(fileForPath(path), site.feeds.at(path)!.body.identity);
   out.write('robots.txt', site.robots.identity);
 

@@ -151,7 +151,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
   fixed.get(FIXED_ROUTES.sitemap, (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';
     ctx.set('Cache-Control', policy.page);
-    sendStored(ctx, runtime.sitemap);
+    sendStored(ctx, runtime.sitemap());
   });
   fixed.get(FIXED_ROUTES.robots, (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';

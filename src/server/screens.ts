@@ -40,7 +40,7 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
       case 'home':
         return { screen: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
       case 'docs':
-        return { screen: 'docs', title, html, toc: tableOfContents(page.headings), ...docs.around(page.slug) };
+        return { screen: 'docs', title, html, toc: tableOfContents(page.headings()), ...docs.around(page.slug) };
       case 'blog-index':
         return { screen: 'blog-index', title, html, posts };
       case 'blog-post':

@@ -37,10 +37,11 @@ test('the site compiled in two threads is the one-thread site: every page of eve
     assert.deepEqual([...other.keys()], [...pages.keys()], locale);
     for (const [slug, page] of pages) {
       // The snapshot leaves out the section text (it is in the index).
-      const { html, sections: _sections, ...rest } = page;
-      const { html: otherHtml, sections: _otherSections, ...otherRest } = other.get(slug)!;
+      const { html, headings, sections: _sections, ...rest } = page;
+      const { html: otherHtml, headings: otherHeadings, sections: _otherSections, ...otherRest } = other.get(slug)!;
       assert.deepEqual(otherRest, rest, `${locale}/${slug}`);
       assert.equal(otherHtml(), html(), `${locale}/${slug}`);
+      assert.deepEqual(otherHeadings(), headings(), `${locale}/${slug}`);
     }
   }
   assert.deepEqual(read.site.translations, single.translations);

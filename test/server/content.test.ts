@@ -95,7 +95,7 @@ test('pages carry their headings, and the boxes and anchors are named in the lan
   });
   const site = compile(dir, ['en', 'de']);
   const home = site.pages.get('de')!.get('')!;
-  assert.deepEqual(home.headings, [{ id: 'start', text: 'Start', level: 2 }]);
+  assert.deepEqual(home.headings(), [{ id: 'start', text: 'Start', level: 2 }]);
   assert.match(home.html(), /aria-label="Link zu Start"/);
   assert.match(home.html(), /aria-label="Tabelle 1"/);
   // Untranslated, served from English: the labels follow the text (its article is lang="en").

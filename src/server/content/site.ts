@@ -30,8 +30,12 @@ export type SourcePage = FrontMatter & {
    * (in the built snapshot) until a request needs one; see snapshot.ts.
    */
   html: () => string;
-  /** Every heading of the body, in order, as compiled (ids match the HTML). */
-  headings: Heading[];
+  /**
+   * Every heading of the body, in order, as compiled (ids match the HTML). A function,
+   * as `html` is: from the built snapshot they are read with the HTML, only for a page
+   * that is rendered (half of each page's entry, parsed at start for nothing).
+   */
+  headings: () => Heading[];
   /**
    * The text cut at its headings, for the search index the build makes. The built
    * snapshot leaves it out (the index files hold it), so a server started from a
@@ -157,7 +161,7 @@ export function loadSite(
       localSlug: served.get(source.slug)!,
       contentLocale: source.locale,
       html: () => html,
-      headings,
+      headings: () => headings,
       sections: sectionsOf(tokens),
       textLength: textLength(source.body),
       file: source.file,

@@ -21,12 +21,20 @@ import type { Site, SourcePage } from './site.ts';
 
 export const SNAPSHOT_FILE = 'content.json';
 export const BODIES_FILE = 'content.html';
+/** Changed with the layout of either file: 2 has per-locale starts and each page's headings after its HTML. */
+const FORMAT = 2;
 
-/** A page without its HTML, and where its HTML is: [byte offset from its locale's start in the bodies file, byte length]. */
-type StoredPage = Omit<SourcePage, 'html' | 'sections'> & { at: [number, number] };
+/**
+ * A page without its HTML and headings, and where they are in the bodies file: [byte
+ * offset from its locale's start, byte length of the HTML, byte length of the headings
+ * (JSON), which follow the HTML].
+ */
+type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'sections'> & { at: [number, number, number] };
 
 /** The first line: everything but the pages, which follow, one `[locale, StoredPage]` per line. */
 type Header = {
+  /** The layout of both files (FORMAT). */
+  format: number;
   fingerprint: string;
   locales: string[];
   defaultLocale: string;
@@ -36,6 +44,10 @@ type Header = {
   starts: [string, number][];
 };
 
+/**
+ * A hash of the content folder's file names, sizes and modification times (and the
+ * locales): a snapshot is used only while it is the same as at build time.
+ */
 export function contentFingerprint(localesDir: string, locales: readonly string[], defaultLocale: string): string {
   const hash = createHash('sha256').update(JSON.stringify([locales, defaultLocale]));
   const files = readdirSync(localesDir, { recursive: true, withFileTypes: true })
@@ -62,11 +74,12 @@ export function snapshotPart(site: Site, locale: string): SnapshotPart {
   const lines: string[] = [];
   let offset = 0;
   // The section text is left out: the search index files the build writes hold it.
-  for (const { html, sections: _sections, ...page } of site.pages.get(locale)!.values()) {
+  for (const { html, headings, sections: _sections, ...page } of site.pages.get(locale)!.values()) {
     const body = Buffer.from(html());
-    bodies.push(body);
-    const stored: StoredPage = { ...page, at: [offset, body.length] };
-    offset += body.length;
+    const headingsJson = Buffer.from(JSON.stringify(headings()));
+    bodies.push(body, headingsJson);
+    const stored: StoredPage = { ...page, at: [offset, body.length, headingsJson.length] };
+    offset += body.length + headingsJson.length;
     lines.push(JSON.stringify([locale, stored]));
   }
   return { locale, lines: lines.join('\n'), bodies: Buffer.concat(bodies) };
@@ -93,6 +106,7 @@ export function writeSnapshot(
     start += bodies.length;
   }
   const header: Header = {
+    format: FORMAT,
     fingerprint,
     locales: [...site.locales],
     defaultLocale: site.defaultLocale,
@@ -118,8 +132,8 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
   try {
     file = readFileSync(join(dir, SNAPSHOT_FILE));
     header = JSON.parse(lineAt(file, 0).text);
-    // A header without `starts` is an older build's: compile instead of misreading it.
-    if (header.fingerprint !== fingerprint || !Array.isArray(header.starts)) return null;
+    // Other content, or an older build's layout: compile instead of misreading it.
+    if (header.fingerprint !== fingerprint || header.format !== FORMAT) return null;
     // Open once and kept open for the life of the process: a page's HTML is one positioned read.
     fd = openSync(join(dir, BODIES_FILE), 'r');
   } catch {
@@ -128,7 +142,7 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
   // One buffer for every read (reads are synchronous, one at a time): a page's bytes
   // are decoded into a string at once, and a buffer per read would only be garbage.
   let scratch = Buffer.allocUnsafeSlow(64 * 1024);
-  const read = ([offset, length]: [number, number]): string => {
+  const read = (offset: number, length: number): string => {
     if (length > scratch.length) scratch = Buffer.allocUnsafeSlow(length);
     let done = 0;
     while (done < length) {
@@ -143,8 +157,14 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
   for (let line = lineAt(file, 0); line.next < file.length; ) {
     line = lineAt(file, line.next);
     const [locale, { at, ...page }] = JSON.parse(line.text) as [string, StoredPage];
-    const start = starts.get(locale)!;
-    pages.get(locale)!.set(page.slug, { ...page, sections: [], html: () => read([start + at[0], at[1]]) });
+    const [offset, htmlBytes, headingsBytes] = at;
+    const start = starts.get(locale)! + offset;
+    pages.get(locale)!.set(page.slug, {
+      ...page,
+      sections: [],
+      html: () => read(start, htmlBytes),
+      headings: () => JSON.parse(read(start + htmlBytes, headingsBytes)),
+    });
   }
   return {
     site: {

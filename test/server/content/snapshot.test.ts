@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSnapshot, SNAPSHOT_FILE, writeSnapshot } from '../../../src/server/content/snapshot.ts';
+import { contentFingerprint, readSnapshot, SNAPSHOT_FILE, writeSnapshot } from '../../../src/server/content/snapshot.ts';
 import { loadSite, type SourcePage } from '../../../src/server/content/site.ts';
 import { loadMessages } from '../../../src/server/messages.ts';
 import { makeLocales, makePage } from '../../helpers/content.ts';
@@ -19,7 +19,7 @@ function makeSnapshotSite() {
   return { site: loadSite(dir, ['en', 'ar'], 'en', messages), messages };
 }
 
-test('a written snapshot reads back as the same site, every page and its HTML', () => {
+test('a written snapshot reads back as the same site, every page and its HTML', async () => {
   const { site, messages } = makeSnapshotSite();
   const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
   writeSnapshot(dist, 'fp1', site, messages);
@@ -33,11 +33,12 @@ test('a written snapshot reads back as the same site, every page and its HTML', 
     const back: ReadonlyMap<string, SourcePage> = loaded.site.pages.get(locale)!;
     assert.deepEqual([...back.keys()], [...written.keys()], locale);
     for (const [slug, page] of written) {
-      const { html, sections: _sections, ...rest } = page;
-      const { html: readHtml, sections, ...readRest } = back.get(slug)!;
+      const { html, headings, sections: _sections, ...rest } = page;
+      const { html: readHtml, headings: readHeadings, sections, ...readRest } = back.get(slug)!;
       assert.deepEqual(readRest, rest, `${locale}/${slug}`);
       assert.deepEqual(sections, [], 'section text stays in the search index files');
       assert.equal(readHtml(), html(), `${locale}/${slug}`);
+      assert.deepEqual(readHeadings(), headings(), `${locale}/${slug}`);
     }
   }
   const long = loaded.site.pages.get('en')!.get('docs/long')!.html();
@@ -58,10 +59,37 @@ test('the snapshot is one JSON line per page after a header, so no single string
   for (const line of lines) JSON.parse(line);
 });
 
-test('a snapshot of other content, or none, is not used', () => {
+test('a snapshot of other content, or none, or of an older layout, is not used', () => {
   const { site, messages } = makeSnapshotSite();
   const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
   assert.equal(readSnapshot(dist, 'fp1'), null);
   writeSnapshot(dist, 'fp1', site, messages);
   assert.equal(readSnapshot(dist, 'fp2'), null);
+  assert.ok(readSnapshot(dist, 'fp1'));
+  // An older build's layout, for the same content: compiled again rather than misread.
+  const [header, ...pages] = readFileSync(join(dist, SNAPSHOT_FILE), 'utf8').split('\n');
+  writeFileSync(join(dist, SNAPSHOT_FILE), [JSON.stringify({ ...JSON.parse(header!), format: 1 }), ...pages].join('\n'));
+  assert.equal(readSnapshot(dist, 'fp1'), null);
+});
+
+test("the content's fingerprint changes with a file's size or time, and a file added or renamed", () => {
+  const dir = makeLocales({ en: { 'pages/index.md': makePage({ title: 'Home' }), 'pages/a.md': makePage({ title: 'A' }) } });
+  const fingerprint = () => contentFingerprint(dir, ['en'], 'en');
+  const first = fingerprint();
+  assert.equal(fingerprint(), first, 'the same folder, the same fingerprint');
+  const seen = new Set([first]);
+  const changed = (what: string) => {
+    const now = fingerprint();
+    assert.ok(!seen.has(now), what);
+    seen.add(now);
+  };
+  appendFileSync(join(dir, 'en/pages/a.md'), 'more\n');
+  changed('a longer file');
+  utimesSync(join(dir, 'en/pages/a.md'), new Date(2001, 1, 1), new Date(2001, 1, 1));
+  changed('an older modification time');
+  writeFileSync(join(dir, 'en/pages/b.md'), makePage({ title: 'B' }));
+  changed('a file added');
+  renameSync(join(dir, 'en/pages/b.md'), join(dir, 'en/pages/c.md'));
+  changed('a file renamed');
+  assert.notEqual(contentFingerprint(dir, ['en'], 'fr'), fingerprint(), 'another default locale');
 });
