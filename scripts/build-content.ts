@@ -1,14 +1,14 @@
 // The content step of `npm run build`: every page's Markdown in every locale
 // compiled, and each locale's search index made from it. For a large site these
 // are the build's largest steps (at 10,000 pages on a 2-core AMD EPYC, about 10 s
-// of compiling and reading and 7 s of indexing on one thread), so from WORKERS_FROM_FILES files the locales are
-// shared between this thread and one worker: each side compiles its locales and
-// indexes them at once, and makes their part of the snapshot, so only two buffers
-// and a string per locale cross threads (the snapshot part's HTML and lines, the
-// finished index), never a page as objects. Each side reads the sources of its
-// locales and of the default locale (their fallbacks), and reports their problems;
-// the two sides' problems are joined. A small site is done in process,
-// as the server does it.
+// of reading and compiling and 7 s of indexing on one thread), so from
+// WORKERS_FROM_FILES files the locales are shared between this thread and one
+// worker: each side compiles its locales, indexes them and makes their part of the
+// snapshot, so only a few buffers and strings per locale cross threads (the
+// snapshot part's bytes and lines, the finished index), never a page as objects.
+// Each side reads the sources of its locales and of the default locale (their
+// fallbacks) and reports their problems; the two sides' problems are joined. A
+// small site is done in process, as the server does it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';

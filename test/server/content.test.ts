@@ -137,3 +137,21 @@ test('a slug conflict is reported with the file and the line of its slug', () =>
     (error: ContentError) => /de\/pages\/a\.md:4: slug "b\/c" holds "\/" where only one segment is allowed/.test(error.message),
   );
 });
+
+test("compiling some locales reads only theirs and the default locale's sources: another locale's broken page is that locale's problem", () => {
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage({ title: 'Home' }), 'pages/about.md': makePage({ title: 'About' }) },
+    de: { 'pages/index.md': makePage({ title: 'Start' }) },
+    fr: { 'pages/index.md': '---\ntitle: [unclosed\n---\nTexte.\n', 'pages/about.md': makePage({ title: 'À propos' }) },
+  });
+  const locales = ['en', 'de', 'fr'];
+  const messages = loadMessages(dir, locales, 'en');
+  const de = loadSite(dir, locales, 'en', messages, { serving: ['de'] });
+  assert.deepEqual([...de.pages.get('de')!.keys()].sort(), ['', 'about'], "de's own page and the default locale's fallback");
+  assert.equal(de.pages.get('fr')!.size, 0, 'fr is not compiled');
+  assert.deepEqual(de.translations.get('about'), ['en', 'fr'], 'yet its pages count as translations');
+  assert.throws(
+    () => loadSite(dir, locales, 'en', messages, { serving: ['fr'] }),
+    (error: ContentError) => error.problems.some((problem) => problem.includes('fr/pages/index.md')),
+  );
+});
