@@ -2,17 +2,18 @@
 // compiled, and each locale's search index made from it. For a large site these
 // are the build's largest steps (at 10,000 pages on a 2-core AMD EPYC, about 10 s
 // of reading and compiling and 7 s of indexing on one thread), so from
-// WORKERS_FROM_FILES files the locales are shared between this thread and one
-// worker: each side compiles its locales, indexes them and makes their part of the
+// WORKERS_FROM_FILES files the locales are shared between this thread and worker
+// threads: each compiles its locales, indexes them and makes their part of the
 // snapshot, so only a few buffers and strings per locale cross threads (the
-// snapshot part's bytes and lines, the finished index), never a page as objects.
-// Each side reads the sources of its locales and of the default locale (their
-// fallbacks) and reports their problems; the two sides' problems are joined. A
-// small site is done in process, as the server does it.
+// snapshot part's bytes and lines, the finished index, the buffers moved rather
+// than copied), never a page as objects. Each thread reads the sources of its
+// locales and of the default locale (their fallbacks) and reports their problems;
+// the problems of all are joined. A small site is done in process, as the server
+// does it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { isMainThread, parentPort } from 'node:worker_threads';
+import { isMainThread, parentPort, type Worker } from 'node:worker_threads';
 import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadSite, type Site } from '../src/server/content/site.ts';
@@ -22,12 +23,12 @@ import { type IndexFile, makeIndexFiles } from '../src/server/search-indexes.ts'
 import { type Compressed, compressAsset } from './asset-compression.ts';
 import { ask, tsWorker } from './ts-worker.ts';
 
-/** From this many Markdown files (all locales), a second thread pays for itself. */
+/** From this many Markdown files (all locales), more threads pay for themselves. */
 const WORKERS_FROM_FILES = 2000;
 
 type Job = { localesDir: string; locales: readonly string[]; defaultLocale: string; serving: string[] };
-/** An index file with its brotli and gzip forms. */
-export type BuiltIndex = IndexFile & Compressed;
+/** An index file as bytes (UTF-8 JSON, what is written and compressed), with its brotli and gzip forms. */
+export type BuiltIndex = { locale: string; url: string; bytes: Uint8Array } & Compressed;
 type Answer = { parts: SnapshotPart[]; indexes: BuiltIndex[] } | { problems: readonly string[] } | { error: string };
 
 /** What the build writes of the content: the snapshot (a writer, so no caller mistakes one thread's pages for the site) and each locale's index. */
@@ -37,80 +38,126 @@ export type CompiledContent = {
   indexes: BuiltIndex[];
 };
 
-/** The compiled site, ready to write as the snapshot, and each locale's search index. */
-export async function compileSite(
+export type ContentCompiler = { compile(defaultLocale: string, messages: MessageCatalog): Promise<CompiledContent> };
+
+/**
+ * The compiled site, ready to write as the snapshot, and each locale's search index,
+ * in two steps: this call starts the worker threads a site of this size gets, which
+ * take about a second to boot (loading the compilers), so the build makes them
+ * first and reads its fingerprint and messages meanwhile; `compile` then shares
+ * the locales out and does the work.
+ *
+ * How many threads: one per core plus one, up to one per locale. A locale is a
+ * large, indivisible piece (its index is one file): at 2,000 pages a locale on 2
+ * cores, two threads split five locales 11.2 s against 14.1 s of work at best,
+ * while three let the system share the cores out until every thread is done.
+ */
+export function contentCompiler(
+  localesDir: string,
+  locales: readonly string[],
+  { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism() } = {},
+): ContentCompiler {
+  const threads = markdownFiles(localesDir) < workersFrom || cpus < 2 ? 1 : Math.min(locales.length, cpus + 1);
+  // Until their job is posted, booting workers do not keep the process alive (a failed read before it ends the build).
+  const workers = Array.from({ length: threads - 1 }, () => {
+    const worker = tsWorker(import.meta.url);
+    worker.unref();
+    return worker;
+  });
+  return {
+    async compile(defaultLocale, messages) {
+      try {
+        return await compileIn(workers, localesDir, locales, defaultLocale, messages);
+      } finally {
+        await Promise.all(workers.map((worker) => worker.terminate()));
+      }
+    },
+  };
+}
+
+/** `contentCompiler` in one call (tests, and a build with nothing to read between). */
+export function compileSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
   messages: MessageCatalog,
-  { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism() } = {},
+  options: { workersFrom?: number; cpus?: number } = {},
 ): Promise<CompiledContent> {
-  if (markdownFiles(localesDir) < workersFrom || cpus < 2 || locales.length < 2) {
+  return contentCompiler(localesDir, locales, options).compile(defaultLocale, messages);
+}
+
+async function compileIn(
+  workers: Worker[],
+  localesDir: string,
+  locales: readonly string[],
+  defaultLocale: string,
+  messages: MessageCatalog,
+): Promise<CompiledContent> {
+  if (!workers.length) {
     const site = loadSite(localesDir, locales, defaultLocale, messages);
     const indexes = await indexed(site, locales);
     return { writeSnapshot: (dir, fingerprint) => writeSnapshot(dir, fingerprint, site, messages), indexes };
   }
-  const [here, there] = shareOut(localesDir, locales);
-  const worker = tsWorker(import.meta.url);
+  const [here = [], ...there] = shareOut(localesDir, locales, workers.length + 1);
+  const answers = there.map((serving, i) => {
+    workers[i]!.ref();
+    return ask<Answer>(workers[i]!, { localesDir, locales, defaultLocale, serving } satisfies Job);
+  });
+  const problems = new Set<string>();
+  // This thread's pages (the workers' locales are empty in it): its paths and translations are the whole site's.
+  let site: Site | null = null;
+  let mine: Promise<BuiltIndex[]> = Promise.resolve([]);
+  let myParts: SnapshotPart[] = [];
   try {
-    const answer = ask<Answer>(worker, { localesDir, locales, defaultLocale, serving: there } satisfies Job);
-    const problems = new Set<string>();
-    // This thread's pages (the worker's locales are empty in it): its paths and translations are the whole site's.
-    let site: Site | null = null;
-    let mine: Promise<BuiltIndex[]> = Promise.resolve([]);
-    let myParts: SnapshotPart[] = [];
-    try {
-      site = loadSite(localesDir, locales, defaultLocale, messages, { serving: here });
-      mine = indexed(site, here);
-      mine.catch(() => {});
-      myParts = here.map((locale) => snapshotPart(site!, locale));
-    } catch (error) {
-      if (!(error instanceof ContentError)) throw error;
-      for (const problem of error.problems) problems.add(problem);
-    }
-    const theirs = await answer;
-    if ('error' in theirs) throw new Error(theirs.error);
-    if ('problems' in theirs) for (const problem of theirs.problems) problems.add(problem);
-    if (problems.size || !site || !('parts' in theirs)) throw new ContentError([...problems]);
-    const parts = new Map([...myParts, ...theirs.parts].map((part) => [part.locale, part]));
-    const made = new Map([...(await mine), ...theirs.indexes].map((file) => [file.locale, file]));
-    const whole = site;
-    return {
-      writeSnapshot: (dir, fingerprint) =>
-        writeSnapshot(
-          dir,
-          fingerprint,
-          whole,
-          messages,
-          locales.map((locale) => parts.get(locale)!),
-        ),
-      indexes: locales.map((locale) => made.get(locale)!),
-    };
-  } finally {
-    await worker.terminate();
+    site = loadSite(localesDir, locales, defaultLocale, messages, { serving: here });
+    mine = indexed(site, here);
+    mine.catch(() => {});
+    myParts = here.map((locale) => snapshotPart(site!, locale));
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error;
+    for (const problem of error.problems) problems.add(problem);
   }
+  const theirs = await Promise.all(answers);
+  const failed = theirs.find((answer) => 'error' in answer);
+  if (failed) throw new Error(failed.error);
+  for (const answer of theirs) if ('problems' in answer) for (const problem of answer.problems) problems.add(problem);
+  if (problems.size || !site) throw new ContentError([...problems]);
+  const done = theirs.filter((answer) => 'parts' in answer);
+  const parts = new Map([...myParts, ...done.flatMap((answer) => answer.parts)].map((part) => [part.locale, part]));
+  const made = new Map([...(await mine), ...done.flatMap((answer) => answer.indexes)].map((file) => [file.locale, file]));
+  const whole = site;
+  return {
+    writeSnapshot: (dir, fingerprint) =>
+      writeSnapshot(
+        dir,
+        fingerprint,
+        whole,
+        messages,
+        locales.map((locale) => parts.get(locale)!),
+      ),
+    indexes: locales.map((locale) => made.get(locale)!),
+  };
 }
 
 /**
- * The locales split in two halves of about equal work, largest first, each to the
- * lighter side. A locale's work grows with the characters of its Markdown, and a
- * character of a script written without spaces (Japanese, Chinese, Thai) costs about
- * three times as much, for the dictionary that cuts it into words for the index (at
- * 2,000 pages a locale, Japanese takes 3.1 s to index against 1.1 s for German). The
- * characters are counted in a sample of each locale's files and scaled to its bytes.
+ * The locales split in `count` shares of about equal work, largest first, each to the
+ * lightest share. A locale's work grows with the bytes of its Markdown (about 0.37 s
+ * per MB to compile and index on one thread here), and a character of a script
+ * written without spaces (Japanese, Chinese, Thai) costs about one byte more, for the
+ * dictionary that cuts it into words for the index: at 2,000 pages a locale, German
+ * (6.7 MB) took 2.5 s, French (8.6 MB) 3.2 s, Japanese (9.3 MB, 2.2 million such
+ * characters) 4.2 s. The bytes are summed, the characters counted in a sample of
+ * each locale's files and scaled to its bytes.
  */
-function shareOut(localesDir: string, locales: readonly string[]): [string[], string[]] {
-  const sides: [{ locales: string[]; work: number }, { locales: string[]; work: number }] = [
-    { locales: [], work: 0 },
-    { locales: [], work: 0 },
-  ];
+function shareOut(localesDir: string, locales: readonly string[], count: number): string[][] {
+  const shares = Array.from({ length: count }, () => ({ locales: [] as string[], work: 0 }));
   const sized = locales.map((locale) => ({ locale, work: estimatedWork(join(localesDir, locale, 'pages')) }));
   for (const { locale, work } of sized.sort((a, b) => b.work - a.work)) {
-    const side = sides[0].work <= sides[1].work ? sides[0] : sides[1];
-    side.locales.push(locale);
-    side.work += work;
+    const share = shares.reduce((lightest, share) => (share.work < lightest.work ? share : lightest));
+    share.locales.push(locale);
+    share.work += work;
   }
-  return [sides[0].locales, sides[1].locales];
+  return shares.map((share) => share.locales);
 }
 
 const SAMPLED_FILES = 50;
@@ -133,7 +180,7 @@ function estimatedWork(dir: string): number {
   for (let i = 0; i < files.length; i += step) {
     const text = readFileSync(files[i]!, 'utf8');
     sampledBytes += Buffer.byteLength(text);
-    sampledWork += text.length + 2 * charactersWithoutSpaces(text);
+    sampledWork += Buffer.byteLength(text) + charactersWithoutSpaces(text);
   }
   return sampledBytes ? (bytes * sampledWork) / sampledBytes : 0;
 }
@@ -146,8 +193,9 @@ function estimatedWork(dir: string): number {
 function indexed(site: Site, locales: readonly string[]): Promise<BuiltIndex[]> {
   return Promise.all(
     locales.map((locale) => {
-      const [file] = makeIndexFiles(site, [locale]);
-      return compressAsset(Buffer.from(file!.json)).then((forms) => ({ ...file!, ...forms }));
+      const [{ url, json }] = makeIndexFiles(site, [locale]) as [IndexFile];
+      const bytes = Buffer.from(json);
+      return compressAsset(bytes).then((forms) => ({ locale, url, bytes, ...forms }));
     }),
   );
 }
@@ -159,15 +207,25 @@ function markdownFiles(localesDir: string): number {
 if (!isMainThread) {
   parentPort!.on('message', async ({ localesDir, locales, defaultLocale, serving }: Job) => {
     let answer: Answer;
+    let transfer: ArrayBuffer[] = [];
     try {
       const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale), { serving });
       const indexes = indexed(site, serving);
       // The parts are made while the indexes are compressed on the thread pool.
       const parts = serving.map((locale) => snapshotPart(site, locale));
       answer = { parts, indexes: await indexes };
+      // The large buffers (each locale's HTML, its index) move to the main thread instead of
+      // being copied twice (at 2,000 pages a locale, copying them took 1 s of the build).
+      transfer = [...parts.map((part) => part.bodies), ...answer.indexes.map((index) => index.bytes)].flatMap(ownBuffer);
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
     }
-    parentPort!.postMessage(answer);
+    parentPort!.postMessage(answer, transfer);
   });
+}
+
+/** The memory under `view` if the view is all of it (never a slice of Node's shared pool), to transfer. */
+function ownBuffer(view: Uint8Array): ArrayBuffer[] {
+  const { buffer } = view;
+  return buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === buffer.byteLength ? [buffer] : [];
 }

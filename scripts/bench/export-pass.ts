@@ -20,7 +20,7 @@ type Figures = { pages: number; files: number; bytes: number; seconds: number; p
 export function exportOnce(env: Record<string, string> = {}, distDir = join(ROOT_DIR, 'dist')): Figures {
   const out = mkdtempSync(join(tmpdir(), 'polysite-bench-export-'));
   try {
-    const result = spawnSync(process.execPath, [join(distDir, 'export', 'export.js'), '--out', out], {
+    const result = spawnSync(process.execPath, [join(distDir, 'server', 'export.js'), '--out', out], {
       cwd: ROOT_DIR,
       env: { ...process.env, PUBLIC_URL: 'https://example.com', DIST_DIR: distDir, ...env },
       encoding: 'utf8',

@@ -1,4 +1,4 @@
-// `npm run export` (after `npm run build`): node dist/export/export.js [--out DIR] [--relay ORIGIN].
+// `npm run export` (after `npm run build`): node dist/server/export.js [--out DIR] [--relay ORIGIN].
 // Reads the same environment as the server (PUBLIC_URL, DEFAULT_LOCALE, LOCALES_DIR,
 // PAGE_MAX_AGE, SENTRY_DSN, MONITORING_PATH...), writes the site to out/ (or DIR), and
 // prints what it wrote. A mistake stops it with one line, as it does the server.

@@ -10,13 +10,13 @@ import { ROOT } from './server.ts';
 export type ExportRun = { out: string; code: number | null; stdout: string; stderr: string };
 
 /**
- * Runs the built export (`node dist/export/export.js`, what `npm run export` runs
+ * Runs the built export (`node dist/server/export.js`, what `npm run export` runs
  * after building) into a new temporary folder (or `--out` among `args`), with the
  * environment the test servers get (PUBLIC_URL https://example.test) plus `env`.
  */
 export function runExport(env: Record<string, string> = {}, args: string[] = []): Promise<ExportRun> {
   const out = args.includes('--out') ? args[args.indexOf('--out') + 1]! : mkdtempSync(join(tmpdir(), 'polysite-export-'));
-  const child = spawn(process.execPath, ['dist/export/export.js', ...(args.includes('--out') ? args : ['--out', out, ...args])], {
+  const child = spawn(process.execPath, ['dist/server/export.js', ...(args.includes('--out') ? args : ['--out', out, ...args])], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: 'https://example.test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
