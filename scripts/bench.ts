@@ -101,6 +101,9 @@ async function main() {
 /** Starts of the large site's server, besides the one that is then visited, whose median is its cold start. */
 const LARGE_COLD_STARTS = 4;
 
+/** Turns each of the default and the large site's servers takes in the same-page comparison. */
+const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 12);
+
 /** How many URLs the large-site pass requests at once when it visits every page. */
 const VISIT_CONCURRENCY = 16;
 
@@ -123,23 +126,33 @@ async function largeSitePass(pages: number) {
     const counted = Number(spawnSync('bash', ['-c', `find ${localesDir} -name '*.md' | wc -l`], { encoding: 'utf8' }).stdout.trim());
 
     const rows: string[] = [];
+    const comparisons: string[] = [];
     const weights: Record<string, number> = {};
-    const measure = async (site: string, siteEnv: Record<string, string>) => {
-      for (const mode of ['on', 'off'] as const) {
-        const server = await startServer({ ...siteEnv, RENDER_CACHE: mode }, DOCS_PAGE);
-        try {
-          weights[site] = (await (await fetch(server.url + DOCS_PAGE)).arrayBuffer()).byteLength;
+    for (const mode of ['on', 'off'] as const) {
+      // Both sites' servers run side by side: first each URL on its own (p99, statuses), then
+      // the default site's page and the large site's in turns, which cancels the machine's drift.
+      const servers = {} as Record<'default' | 'large', Server>;
+      try {
+        servers.default = await startServer({ RENDER_CACHE: mode }, DOCS_PAGE);
+        servers.large = await startServer({ ...env, RENDER_CACHE: mode }, DOCS_PAGE);
+        for (const site of ['default', 'large'] as const) {
+          weights[site] = (await (await fetch(servers[site].url + DOCS_PAGE)).arrayBuffer()).byteLength;
           for (const path of site === 'large' ? [DOCS_PAGE, large] : [DOCS_PAGE]) {
-            const result = await load(server, path, LOAD);
+            const result = await load(servers[site], path, LOAD);
             rows.push(`| ${site} | ${mode} | \`${path}\` | ${fmt(result.perCpu)} | ${result.p99} | ${result.status} | ${result.errors} |`);
           }
-        } finally {
-          await stop(server.child);
         }
+        for (const path of [DOCS_PAGE, large]) {
+          const turns = await loadInTurns({ server: servers.default, path: DOCS_PAGE }, { server: servers.large, path }, LARGE_ROUNDS);
+          const perCpu = (side: 'base' | 'other') => turns[side].requests / turns[side].cpu;
+          comparisons.push(
+            `| ${mode} | \`${path}\` | ${fmt(perCpu('base'))} | ${fmt(perCpu('other'))} | **${percent(perCpu('other') / perCpu('base'))}** | ${percent(median(turns.ratios))} (${spread(turns.ratios)}) |`,
+          );
+        }
+      } finally {
+        await Promise.all(Object.values(servers).map((server) => stop(server.child)));
       }
-    };
-    await measure('default', {});
-    await measure('large', env);
+    }
 
     // Cold start: the median of several starts (one start swings by a few hundred ms on a shared machine).
     const coldStarts: number[] = [];
@@ -169,6 +182,14 @@ async function largeSitePass(pages: number) {
     console.log('\n| site | render cache | URL | req per CPU-s | p99 ms | status | errors |');
     console.log('|---|---|---|--:|--:|---|--:|');
     for (const row of rows) console.log(row);
+    console.log(
+      `\nThe large site's page against the default site's \`${DOCS_PAGE}\`, in ${LARGE_ROUNDS} turns of ${TURN_SECONDS} s each, both servers side by side (target: within 10 %):\n`,
+    );
+    console.log(
+      '| render cache | large site URL | default req per CPU-s | large req per CPU-s | large vs default | turn by turn: median (range) |',
+    );
+    console.log('|---|---|--:|--:|--:|---|');
+    for (const row of comparisons) console.log(row);
   } finally {
     rmSync(localesDir, { recursive: true, force: true });
     rmSync(distDir, { recursive: true, force: true });
@@ -307,7 +328,6 @@ async function monitoringPass() {
   const ratio = (cache: CacheMode) => perCpu(cache, 'on') / perCpu(cache, 'off');
   const rss = (setting: Setting, cache: CacheMode) => median(peakRssMb[setting][cache]);
   const cold = (setting: Setting) => Math.round(median(coldStartsMs[setting]));
-  const percent = (value: number) => `${value >= 1 ? '+' : ''}${((value - 1) * 100).toFixed(1)} %`;
   const signed = (value: number, unit: string) => `${value >= 0 ? '+' : ''}${value.toFixed(unit === 'MB' ? 1 : 0)} ${unit}`;
   console.log(
     `\nmonitoring (SENTRY_DSN set vs unset), ${DOCS_PAGE}: ${MONITORING_PAIRS} server pairs per render cache mode, ${MONITORING_ROUNDS} turns of ${TURN_SECONDS} s per server; each monitoring-on server relays one browser envelope first; envelopes received by the stand-in: ${upstream.received()}\n`,
@@ -332,42 +352,62 @@ async function monitoringPass() {
   );
 }
 
+/** A ratio as a signed change: 0.93 -> `-7.0 %`. */
+function percent(value: number): string {
+  return `${value >= 1 ? '+' : ''}${((value - 1) * 100).toFixed(1)} %`;
+}
+
 function spread(ratios: number[]): string {
   const percents = ratios.map((ratio) => (ratio - 1) * 100);
   return `${Math.min(...percents).toFixed(1)}..${Math.max(...percents).toFixed(1)} %`;
 }
 
-/**
- * Both servers run side by side (one idle while the other is loaded) and take short
- * turns, off-on then on-off: load on the shared machine changes from second to
- * second, and this way both see the same. Adds to `tally`.
- */
+/** One pair of servers, monitoring off (the base) and on, taking turns on `path`: adds to `tally`. */
 async function loadInterleaved(servers: Record<Setting, Server>, path: string, tally: Tally): Promise<void> {
-  const pair = { off: { requests: 0, cpu: 0 }, on: { requests: 0, cpu: 0 } };
   // A browser's envelope through the relay, as a deployment with monitoring gets them. Before
   // the warm-up: loading the relay is a one-off (~0.1-0.2 s of CPU, compiling and collecting
   // for a moment after), which would otherwise land in the first measured turn.
   await relayEnvelope(servers.on);
-  for (const setting of ['off', 'on'] as const)
-    await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: WARMUP_SECONDS });
-  for (let round = 0; round < MONITORING_ROUNDS; round++) {
-    const turn = { off: 0, on: 0 };
-    for (const setting of round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
-      const pid = servers[setting].child.pid!;
+  const turns = await loadInTurns({ server: servers.off, path }, { server: servers.on, path }, MONITORING_ROUNDS);
+  tally.ratios.push(...turns.ratios);
+  tally.off.requests += turns.base.requests;
+  tally.off.cpu += turns.base.cpu;
+  tally.on.requests += turns.other.requests;
+  tally.on.cpu += turns.other.cpu;
+  tally.pairRatios.push(turns.other.requests / turns.other.cpu / (turns.base.requests / turns.base.cpu));
+}
+
+type Target = { server: Server; path: string };
+type Turns = Record<'base' | 'other', { requests: number; cpu: number }> & {
+  /** Each turn's req per CPU-s of `other` over `base`'s next to it. */
+  ratios: number[];
+};
+
+/**
+ * Two servers run side by side (one idle while the other is loaded), each on its URL,
+ * after a warm-up, and take short turns, base-other then other-base: load on the
+ * shared machine changes from second to second, and this way both see the same.
+ */
+async function loadInTurns(base: Target, other: Target, rounds: number): Promise<Turns> {
+  const targets = { base, other };
+  const turns: Turns = { base: { requests: 0, cpu: 0 }, other: { requests: 0, cpu: 0 }, ratios: [] };
+  for (const { server, path } of [base, other])
+    await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  for (let round = 0; round < rounds; round++) {
+    const perCpu = { base: 0, other: 0 };
+    for (const side of round % 2 ? (['other', 'base'] as const) : (['base', 'other'] as const)) {
+      const { server, path } = targets[side];
+      const pid = server.child.pid!;
       const cpuBefore = cpuSeconds(pid);
-      const result = await autocannon({ url: servers[setting].url + path, connections: CONNECTIONS, duration: TURN_SECONDS });
+      const result = await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: TURN_SECONDS });
       const cpu = cpuSeconds(pid) - cpuBefore;
-      pair[setting].requests += result.requests.total;
-      pair[setting].cpu += cpu;
-      turn[setting] = result.requests.total / cpu;
+      turns[side].requests += result.requests.total;
+      turns[side].cpu += cpu;
+      perCpu[side] = result.requests.total / cpu;
     }
-    tally.ratios.push(turn.on / turn.off);
+    turns.ratios.push(perCpu.other / perCpu.base);
   }
-  for (const setting of ['off', 'on'] as const) {
-    tally[setting].requests += pair[setting].requests;
-    tally[setting].cpu += pair[setting].cpu;
-  }
-  tally.pairRatios.push(pair.on.requests / pair.on.cpu / (pair.off.requests / pair.off.cpu));
+  return turns;
 }
 
 async function relayEnvelope(server: Server) {
