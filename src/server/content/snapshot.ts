@@ -65,7 +65,7 @@ export function contentFingerprint(localesDir: string, locales: readonly string[
  * One locale's pages as the snapshot stores them: each page's HTML and then its
  * headings (JSON), one page after the other, and a JSON line per page giving where
  * they are within these bytes. A large site's build makes the parts of its locales
- * in two threads; only these two values cross between them (scripts/build-content.ts).
+ * in several threads; only these two values cross between them (scripts/build-content.ts).
  */
 export type SnapshotPart = { locale: string; lines: string; bodies: Uint8Array };
 
