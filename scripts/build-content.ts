@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { isMainThread, parentPort, type Worker } from 'node:worker_threads';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadSite, type Site } from '../src/server/content/site.ts';
@@ -21,7 +21,7 @@ import { type SnapshotPart, snapshotPart, writeSnapshot } from '../src/server/co
 import { loadMessages, type MessageCatalog } from '../src/server/messages.ts';
 import { type IndexFile, makeIndexFiles } from '../src/server/search-indexes.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
-import { ask, tsWorker } from './ts-worker.ts';
+import { type JobWorker, startWorker } from './ts-worker.ts';
 
 /** From this many Markdown files (all locales), more threads pay for themselves. */
 const WORKERS_FROM_FILES = 2000;
@@ -58,12 +58,7 @@ export function contentCompiler(
   { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism() } = {},
 ): ContentCompiler {
   const threads = markdownFiles(localesDir) < workersFrom || cpus < 2 ? 1 : Math.min(locales.length, cpus + 1);
-  // Until their job is posted, booting workers do not keep the process alive (a failed read before it ends the build).
-  const workers = Array.from({ length: threads - 1 }, () => {
-    const worker = tsWorker(import.meta.url);
-    worker.unref();
-    return worker;
-  });
+  const workers = Array.from({ length: threads - 1 }, () => startWorker(import.meta.url));
   return {
     async compile(defaultLocale, messages) {
       try {
@@ -87,7 +82,7 @@ export function compileSite(
 }
 
 async function compileIn(
-  workers: Worker[],
+  workers: JobWorker[],
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
@@ -99,10 +94,7 @@ async function compileIn(
     return { writeSnapshot: (dir, fingerprint) => writeSnapshot(dir, fingerprint, site, messages), indexes };
   }
   const [here = [], ...there] = shareOut(localesDir, locales, workers.length + 1);
-  const answers = there.map((serving, i) => {
-    workers[i]!.ref();
-    return ask<Answer>(workers[i]!, { localesDir, locales, defaultLocale, serving } satisfies Job);
-  });
+  const answers = there.map((serving, i) => workers[i]!.ask<Answer>({ localesDir, locales, defaultLocale, serving } satisfies Job));
   const problems = new Set<string>();
   // This thread's pages (the workers' locales are empty in it): its paths and translations are the whole site's.
   let site: Site | null = null;

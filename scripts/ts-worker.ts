@@ -2,13 +2,48 @@
 // tsx, whose loader a worker does not inherit: the worker registers it first.
 import { Worker } from 'node:worker_threads';
 
-export function tsWorker(moduleUrl: string): Worker {
+/** A worker given one job, some time after it was started. */
+export type JobWorker = {
+  /** Posts the job and waits for its one answer, or rejects with the worker's error or early end. */
+  ask<T>(job: unknown): Promise<T>;
+  terminate(): Promise<number>;
+};
+
+/**
+ * Starts the worker now, so it boots (about a second under tsx) while the caller reads
+ * what its job needs. Until then it does not keep the process alive, and an error or an
+ * exit while it boots is kept for `ask` to reject with: an 'error' event without a
+ * listener would end the build with a stack, and an exit before `ask` listens would
+ * leave it waiting for good.
+ */
+export function startWorker(moduleUrl: string): JobWorker {
+  const worker = tsWorker(moduleUrl);
+  worker.unref();
+  let ended: Error | undefined;
+  const early = (error: Error) => {
+    ended ??= error;
+  };
+  const exitedEarly = (code: number) => early(new Error(`a build worker exited with code ${code} before it was given its job`));
+  worker.once('error', early);
+  worker.once('exit', exitedEarly);
+  return {
+    ask<T>(job: unknown) {
+      worker.off('error', early).off('exit', exitedEarly);
+      if (ended) return Promise.reject(ended);
+      worker.ref();
+      return ask<T>(worker, job);
+    },
+    terminate: () => worker.terminate(),
+  };
+}
+
+function tsWorker(moduleUrl: string): Worker {
   const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl)}); });`;
   return new Worker(boot, { eval: true });
 }
 
 /** Posts one job and waits for its one answer (or the worker's error). */
-export function ask<T>(worker: Worker, job: unknown): Promise<T> {
+function ask<T>(worker: Worker, job: unknown): Promise<T> {
   return new Promise((resolve, reject) => {
     const failed = (error: Error) => {
       worker.off('message', answered).off('error', failed).off('exit', exited);
