@@ -10,7 +10,8 @@
  *   npm run bench:peers -- [--duration 10] [--warmup 3] [--connections 32] [--only polysite,next-dynamic] [--rebuild]
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -51,6 +52,8 @@ export type Target = {
   measureJs?: false;
   /** Where the page is; default: the peers' BENCH_PATH. */
   path?: string;
+  /** Serves polysite's own answer (bytes and headers, taken from a polysite server just before) from the buffer peer. */
+  replaysPolysite?: true;
 };
 
 /**
@@ -93,6 +96,19 @@ const TARGETS: Target[] = [
     command: 'node dist/server.js',
     env: { RENDER: 'buffer' },
     measureJs: false,
+  },
+  // The ceiling for polysite's page: its 28 KB and its headers (security headers, ETag...)
+  // where the buffer above sends 10 KB and one header. What polysite's cached answer
+  // costs beyond writing what it writes is the gap between these two rows.
+  {
+    name: 'buffer-polysite',
+    label: "polysite's answer from one precomputed buffer (node:http)",
+    peer: 'bare',
+    command: 'node dist/server.js',
+    env: { RENDER: 'buffer' },
+    measureJs: false,
+    expect: '<html lang="de"',
+    replaysPolysite: true,
   },
   // polysite serves its own docs page at the same path (see bench/peers/README.md).
   {
@@ -137,7 +153,7 @@ async function main() {
 
   for (const peer of new Set(targets.flatMap((target) => (target.peer ? [target.peer] : []))))
     await preparePeer(PEERS[peer]!, { fixtureDir: join(PEERS_DIR, 'fixture'), force: flags.rebuild });
-  if (targets.some((target) => !target.peer)) {
+  if (targets.some((target) => !target.peer || target.replaysPolysite)) {
     process.stderr.write('\n[polysite] npm run build\n');
     if ((await exited(startGroup('npm run build', { cwd: ROOT_DIR, env: process.env }))) !== 0)
       throw new Error('polysite: npm run build failed');
@@ -178,9 +194,10 @@ async function main() {
 }
 
 async function measure(target: Target, settings: { duration: number; warmup: number; connections: number }): Promise<Measured> {
+  const replayed = target.replaysPolysite && (await capturePolysiteAnswer());
   const server = await startServer(target.command, {
     cwd: target.peer ? PEERS[target.peer]!.dir : ROOT_DIR,
-    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...target.env },
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...target.env, ...replayed },
     path: target.path ?? BENCH_PATH,
     logFile: join(LOG_DIR, `${target.name}.log`),
     cpu: 0,
@@ -219,6 +236,46 @@ async function measure(target: Target, settings: { duration: number; warmup: num
   } finally {
     await stopGroup(server.group);
   }
+}
+
+/**
+ * polysite's answer to the load's request (a plain GET, no Accept-Encoding, as autocannon
+ * sends it): its body in a file and its headers, less those Node writes per response, as
+ * the environment of the buffer peer's replay.
+ */
+async function capturePolysiteAnswer(): Promise<{ BUFFER_FILE: string; BUFFER_HEADERS: string }> {
+  const server = await startServer(procfileWeb, {
+    cwd: ROOT_DIR,
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    path: POLYSITE_PATH,
+    logFile: join(LOG_DIR, 'buffer-polysite-capture.log'),
+  });
+  try {
+    const { body, rawHeaders } = await plainGet(server.url);
+    const perResponse = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+    const headers = rawHeaders.flatMap((value, i) =>
+      i % 2 === 0 && !perResponse.has(value.toLowerCase()) ? [value, rawHeaders[i + 1]!] : [],
+    );
+    const file = join(LOG_DIR, 'buffer-polysite.html');
+    writeFileSync(file, body);
+    return { BUFFER_FILE: file, BUFFER_HEADERS: JSON.stringify(headers) };
+  } finally {
+    await stopGroup(server.group);
+  }
+}
+
+function plainGet(url: string): Promise<{ body: Buffer; rawHeaders: string[] }> {
+  return new Promise((resolve, reject) => {
+    get(url, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        response.statusCode === 200
+          ? resolve({ body: Buffer.concat(chunks), rawHeaders: response.rawHeaders })
+          : reject(new Error(`polysite answered ${response.statusCode} to ${url}`)),
+      );
+    }).on('error', reject);
+  });
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {

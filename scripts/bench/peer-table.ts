@@ -36,6 +36,7 @@ const RATIOS: [ours: string, heading: string, [peer: string, label: string][]][]
     [
       ['next-prerendered', 'Next prerendered'],
       ['buffer', 'the precomputed buffer'],
+      ['buffer-polysite', 'its own answer from a buffer'],
     ],
   ],
   [

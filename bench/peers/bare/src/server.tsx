@@ -4,7 +4,9 @@
  * - `stream` (default): renderToPipeableStream, piped once the shell is ready;
  * - `string`: renderToString, one res.end();
  * - `buffer`: the measured page rendered once at start-up, then that one Buffer for every
- *   request whatever its path: the ceiling of one Node process answering HTML.
+ *   request whatever its path: the ceiling of one Node process answering HTML. With
+ *   BUFFER_FILE and BUFFER_HEADERS (a JSON array of names and values) it sends those bytes
+ *   and headers instead: another server's answer, replayed at this ceiling.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
@@ -35,7 +37,8 @@ function stream(page: PageModel, res: ServerResponse) {
   });
 }
 
-const precomputed = Buffer.from(renderString(pageFor(BENCH_PATH)!));
+const precomputed = process.env.BUFFER_FILE ? readFileSync(process.env.BUFFER_FILE) : Buffer.from(renderString(pageFor(BENCH_PATH)!));
+const precomputedHeaders: Record<string, string> | string[] = process.env.BUFFER_HEADERS ? JSON.parse(process.env.BUFFER_HEADERS) : HTML;
 
 function pageFor(path: string): PageModel | undefined {
   const [, locale = '', ...slug] = path.split('/');
@@ -43,7 +46,7 @@ function pageFor(path: string): PageModel | undefined {
 }
 
 const server = createServer((req, res) => {
-  if (mode === 'buffer') return res.writeHead(200, HTML).end(precomputed);
+  if (mode === 'buffer') return res.writeHead(200, precomputedHeaders).end(precomputed);
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   if (path === '/client.js') return res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'public, max-age=31536000, immutable' }).end(clientJs);
   const page = pageFor(path);
