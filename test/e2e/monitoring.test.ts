@@ -134,12 +134,21 @@ describe('browser reports through the relay', () => {
 });
 
 describe('the relay on the built server', () => {
-  test('a foreign DSN is refused with 403 and nothing reaches the stand-in', async () => {
-    const before = upstream.connections();
-    const envelope = `${JSON.stringify({ dsn: 'http://otherkey@127.0.0.1:1/7' })}\n{"type":"event"}\n{}\n`;
-    const response = await fetch(server.url + PATH, { method: 'POST', body: envelope });
-    assert.equal(response.status, 403);
-    assert.equal(upstream.connections(), before);
+  // The browser of the tests above may still flush envelopes through the relay to the
+  // configured stand-in while this runs: its connection count proves nothing here. The
+  // foreign DSN names a stand-in of its own, which must never be dialled, and the
+  // configured one must never see the foreign envelope.
+  test('a foreign DSN is refused with 403 and nothing reaches its host or the configured one', async () => {
+    const elsewhere = await startUpstream();
+    try {
+      const envelope = `${JSON.stringify({ dsn: `http://otherkey@127.0.0.1:${elsewhere.port}/7` })}\n{"type":"event"}\n{}\n`;
+      const response = await fetch(server.url + PATH, { method: 'POST', body: envelope });
+      assert.equal(response.status, 403);
+      assert.equal(elsewhere.connections(), 0);
+      assert.ok(!upstream.received.some((request) => request.body.includes('otherkey')));
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   test('GET on the relay is 405 with Allow: POST, and the old default path is not the relay', async () => {
