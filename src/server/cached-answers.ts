@@ -51,11 +51,10 @@ export function cachedAnswers({
     const sentWith = stored.sentWith[encoding];
     if (!sentWith) return false;
 
-    const started = process.hrtime.bigint();
     const incoming = headers['x-request-id'];
     const id = requestIdOf(typeof incoming === 'string' ? incoming : undefined);
     lifecycle.track(res);
-    logWhenClosed(log, req, res, { id, path: url, started });
+    logWhenClosed(log, req, res, { id, path: url });
     const sent = ['X-Request-Id', id, ...sentWith];
     if (requestOverHttps(req, trustProxy)) sent.push(...HTTPS_ONLY_HEADER);
     res.writeHead(200, sent);

@@ -11,6 +11,8 @@ export type Logger = {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Whether lines of this level are written: work done only to log one (the access log's listener) is skipped when not. */
+  enabled(level: Exclude<LogLevel, 'silent'>): boolean;
 };
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -48,7 +50,13 @@ export function createLogger(write: (line: string) => void = batchedStdout(), le
       write(`${JSON.stringify(entry)}\n`);
     };
   };
-  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+  return {
+    debug: emit('debug'),
+    info: emit('info'),
+    warn: emit('warn'),
+    error: emit('error'),
+    enabled: (name) => RANK[name] >= RANK[level],
+  };
 }
 
 /** The current time as ISO 8601, formatted once per millisecond however many lines share it. */

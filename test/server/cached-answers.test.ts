@@ -7,6 +7,7 @@ import { RenderCache } from '../../src/server/bounded-cache.ts';
 import { cachedAnswers, rememberAnswer } from '../../src/server/cached-answers.ts';
 import { chooseEncoding, StoredBody } from '../../src/server/compression.ts';
 import { Lifecycle } from '../../src/server/lifecycle.ts';
+import type { LogLevel } from '../../src/server/config.ts';
 import { createLogger } from '../../src/server/log.ts';
 import { sendStored } from '../../src/server/send.ts';
 import { serveApp } from '../helpers/app.ts';
@@ -65,11 +66,13 @@ describe('a page the render cache holds, answered again (the real site)', () => 
  * The lane alone, in front of a real Koa app that answers one kept page the way
  * pages.ts does and counts the requests that reach it.
  */
-async function laneBeforeApp({ trustProxy = 0 } = {}) {
+async function laneBeforeApp({ trustProxy = 0, logLevel = 'info' as LogLevel } = {}) {
   const pages = new RenderCache(1024 * 1024);
   pages.set(PAGE, new StoredBody(HTML, pages.arena));
   const lifecycle = new Lifecycle();
   const lines: string[] = [];
+  /** 'close' listeners on each response the lane answered, once it had answered. */
+  const closeListeners: number[] = [];
   let reachedApp = 0;
   const app = new Koa();
   app.use((ctx) => {
@@ -87,9 +90,10 @@ async function laneBeforeApp({ trustProxy = 0 } = {}) {
     rememberAnswer(ctx, ctx.path, stored, encoding);
   });
   const toApp = app.callback();
-  const lane = cachedAnswers({ pages, lifecycle, log: createLogger((line) => lines.push(line)), trustProxy });
+  const lane = cachedAnswers({ pages, lifecycle, log: createLogger((line) => lines.push(line), logLevel), trustProxy });
   const server = createServer((req, res) => {
-    if (!lane(req, res)) toApp(req, res);
+    if (lane(req, res)) closeListeners.push(res.listenerCount('close'));
+    else toApp(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -97,6 +101,7 @@ async function laneBeforeApp({ trustProxy = 0 } = {}) {
     base,
     lifecycle,
     lines,
+    closeListeners,
     /** Asks, and says whether the app was reached. */
     async reaches(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<boolean> {
       const before = reachedApp;
@@ -143,6 +148,21 @@ describe('cached answers', () => {
         { msg: 'request', id: made.headers['x-request-id'], method: 'GET', path: PAGE, status: 200 },
       ],
     );
+  });
+
+  test('below the info level, an answer logs nothing and listens for nothing but the drain count', async () => {
+    const quiet = await laneBeforeApp({ logLevel: 'warn' });
+    try {
+      await ask(quiet.base, PAGE);
+      const answer = await ask(quiet.base, PAGE, { 'X-Request-Id': 'visitor-chosen-id-43' });
+      assert.equal(answer.headers['x-request-id'], 'visitor-chosen-id-43', 'the request id is still sent');
+      await ask(lane.base, PAGE);
+      assert.deepEqual(quiet.closeListeners.slice(-1), [lane.closeListeners.at(-1)! - 1], "one 'close' listener fewer than at info");
+      assert.equal(quiet.lifecycle.inFlight, 0);
+      assert.deepEqual(quiet.lines, []);
+    } finally {
+      quiet.close();
+    }
   });
 
   test('HEAD, POST, conditional requests, a query, another spelling and other paths go to the app', async () => {
