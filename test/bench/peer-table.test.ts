@@ -51,3 +51,16 @@ test('the ratios line leaves out a peer that failed and says which row failed', 
   assert.match(table, /^\| bare `renderToPipeableStream` \| failed: no 200 within 60000 ms \|/m);
   assert.match(table, /^\| one precomputed buffer \| 20,000 \| 10 \| 96 \| 387 \| - \|$/m);
 });
+
+test("with polysite's own answer replayed from the buffer, the cached row's ratio to it is quoted too", () => {
+  const withReplay = peerTable(
+    [
+      measured('buffer', 'one precomputed buffer', 40000, { firstLoadJsKb: undefined }),
+      measured('buffer-polysite', "polysite's answer from one precomputed buffer", 25000, { firstLoadJsKb: undefined }),
+      measured('polysite', '**polysite** (render cache on)', 20000),
+    ],
+    { heading: 'heading' },
+  );
+  assert.match(withReplay, /render cache on: 0\.50x the precomputed buffer, 0\.80x its own answer from a buffer\./);
+  assert.match(withReplay, /^\| polysite's answer from one precomputed buffer \| 25,000 \| 10 \| 96 \| 387 \| - \|$/m);
+});
