@@ -11,7 +11,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { get } from 'node:http';
 import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -238,10 +237,13 @@ async function measure(target: Target, settings: { duration: number; warmup: num
   }
 }
 
+/** Headers Node writes for each response itself: not part of the answer replayed. */
+const PER_RESPONSE = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
 /**
- * polysite's answer to the load's request (a plain GET, no Accept-Encoding, as autocannon
- * sends it): its body in a file and its headers, less those Node writes per response, as
- * the environment of the buffer peer's replay.
+ * polysite's answer to the load's request (no compression, as autocannon asks): its body
+ * in a file and its headers, less those Node writes per response, as the environment of
+ * the buffer peer's replay.
  */
 async function capturePolysiteAnswer(): Promise<{ BUFFER_FILE: string; BUFFER_HEADERS: string }> {
   const server = await startServer(procfileWeb, {
@@ -251,31 +253,15 @@ async function capturePolysiteAnswer(): Promise<{ BUFFER_FILE: string; BUFFER_HE
     logFile: join(LOG_DIR, 'buffer-polysite-capture.log'),
   });
   try {
-    const { body, rawHeaders } = await plainGet(server.url);
-    const perResponse = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-    const headers = rawHeaders.flatMap((value, i) =>
-      i % 2 === 0 && !perResponse.has(value.toLowerCase()) ? [value, rawHeaders[i + 1]!] : [],
-    );
+    const response = await fetch(server.url, { headers: { 'accept-encoding': 'identity' } });
+    if (response.status !== 200) throw new Error(`polysite answered ${response.status} to ${server.url}`);
+    const headers = [...response.headers].filter(([name]) => !PER_RESPONSE.has(name)).flat();
     const file = join(LOG_DIR, 'buffer-polysite.html');
-    writeFileSync(file, body);
+    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
     return { BUFFER_FILE: file, BUFFER_HEADERS: JSON.stringify(headers) };
   } finally {
     await stopGroup(server.group);
   }
-}
-
-function plainGet(url: string): Promise<{ body: Buffer; rawHeaders: string[] }> {
-  return new Promise((resolve, reject) => {
-    get(url, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        response.statusCode === 200
-          ? resolve({ body: Buffer.concat(chunks), rawHeaders: response.rawHeaders })
-          : reject(new Error(`polysite answered ${response.statusCode} to ${url}`)),
-      );
-    }).on('error', reject);
-  });
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
