@@ -18,8 +18,12 @@ import { MANIFEST_FILE, type Manifest } from '../src/server/manifest.ts';
 import { contentFingerprint } from '../src/server/content/snapshot.ts';
 import { buildImages } from './build-images.ts';
 
-/** Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a slow network loads it in about a second. */
-const FIRST_LOAD_BUDGET = 80 * 1024;
+/**
+ * Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a
+ * slow network loads it in about a second. 81 KB since the messages left the page
+ * (the entry fetches them before hydrating: +60 bytes, against 1.3 KB less HTML per page).
+ */
+const FIRST_LOAD_BUDGET = 81 * 1024;
 
 /**
  * `dev` (used by `npm run dev`, into .dev/): readable bundles with React's

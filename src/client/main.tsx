@@ -8,6 +8,7 @@ import { type ClientNavigator, createNavigator } from './navigator.ts';
 import { reportError, startReporting } from './reporting.ts';
 import { createSearchSource } from './search.ts';
 import { SearchContext } from '../routes/search-box.tsx';
+import type { CompiledMessages } from '../i18n/intl.ts';
 
 /** Renders whatever page the navigator holds; after a navigation, finishes the arrival. */
 function ClientApp({ navigator }: { navigator: ClientNavigator }) {
@@ -26,20 +27,35 @@ function ClientApp({ navigator }: { navigator: ClientNavigator }) {
   );
 }
 
-// The server embedded this page's data and its locale's messages: hydrate #root with them.
-const payload = readPayload(document);
-startReporting(payload.monitoring);
-const search = createSearchSource(payload.search ?? {}, payload.page.build);
-const nav = createNavigator(payload, localPages(payload.search ?? {}, search, payload.page));
+// The server embedded this page's data, and preloaded its locale's messages (a
+// content-hashed asset, shared by every page of the locale): hydrate #root with both.
+const { page, monitoring, search: indexes = {}, messages: messageUrls = {} } = readPayload(document);
+startReporting(monitoring);
+const search = createSearchSource(indexes, page.build);
 const logAndReport = (error: unknown) => {
   console.error(error);
   reportError(error);
 };
-hydrateRoot(
-  document.getElementById(ROOT_ELEMENT_ID)!,
-  <RootErrorBoundary onError={nav.onRenderError}>
-    <ClientApp navigator={nav} />
-  </RootErrorBoundary>,
-  { onCaughtError: logAndReport, onUncaughtError: logAndReport, onRecoverableError: logAndReport },
-);
-nav.start();
+fetchMessages(messageUrls[page.locale]).then((messages) => {
+  const nav = createNavigator({ page, messages, messageUrls }, localPages(indexes, search, page));
+  hydrateRoot(
+    document.getElementById(ROOT_ELEMENT_ID)!,
+    <RootErrorBoundary onError={nav.onRenderError}>
+      <ClientApp navigator={nav} />
+    </RootErrorBoundary>,
+    { onCaughtError: logAndReport, onUncaughtError: logAndReport, onRecoverableError: logAndReport },
+  );
+  nav.start();
+  // Without its messages the page is not hydrated, and stays the server's complete page:
+  // its links and forms work as plain document loads. Reported, as a failed hydration would be.
+}, logAndReport);
+
+/**
+ * The locale's messages: the same request as the document's preload, which the browser
+ * reuses (same URL; fetch's default credentials mode, same-origin, is `crossorigin`'s).
+ */
+async function fetchMessages(url: string | undefined): Promise<CompiledMessages> {
+  const response = await fetch(url!);
+  if (!response.ok) throw new Error(`${response.status} ${url}`);
+  return (await response.json()) as CompiledMessages;
+}

@@ -6,7 +6,7 @@
 // locale-cookie.ts.
 import type { CompiledMessages, Translator } from '../i18n/intl.ts';
 import { ANNOUNCER_ELEMENT_ID, pageKey } from '../routes/page-data.ts';
-import type { PageData, Payload } from '../routes/types.ts';
+import type { MessageUrls, PageData } from '../routes/types.ts';
 import { updateHead } from './head.ts';
 import { makeIntl } from '../i18n/intl.ts';
 import { anchorOf, isPlainClick, pagePathOf } from './links.ts';
@@ -36,8 +36,11 @@ type Mode = 'push' | 'replace' | 'pop' | 'settle';
 /** Redirects followed by client navigation before it lets the browser load the page itself. */
 const MAX_REDIRECTS = 2;
 
-export function createNavigator(initial: Payload, local: LocalPages) {
-  const messages = new Map<string, CompiledMessages>([[initial.page.locale, initial.messages ?? {}]]);
+/** Where the client starts: the document's page, its locale's messages, and where every locale's messages are. */
+export type InitialState = { page: PageData; messages: CompiledMessages; messageUrls: MessageUrls };
+
+export function createNavigator(initial: InitialState, local: LocalPages) {
+  const messages = new Map<string, CompiledMessages>([[initial.page.locale, initial.messages]]);
   const intls = new Map<string, Translator>();
   const intlFor = (locale: string) => {
     let intl = intls.get(locale);
@@ -47,7 +50,7 @@ export function createNavigator(initial: Payload, local: LocalPages) {
     }
     return intl;
   };
-  const loader = createPageLoader(initial.page.build, (locale) => messages.get(locale), local);
+  const loader = createPageLoader(initial.page.build, initial.messageUrls, (locale) => messages.get(locale), local);
   const scroll = createScrollMemory();
 
   const listeners = new Set<() => void>();
@@ -91,7 +94,7 @@ export function createNavigator(initial: Payload, local: LocalPages) {
       return navigate(target, mode, redirects + 1);
     }
 
-    const { page, messages: arrived } = result.payload;
+    const { page, messages: arrived } = result;
     if (arrived) messages.set(page.locale, arrived);
     let restore: [number, number] | null = null;
     if (mode === 'push') {

@@ -1,6 +1,6 @@
 import type { CompiledMessages } from '../i18n/intl.ts';
-import { dataUrl, messagesUrl } from '../routes/page-data.ts';
-import type { PageData, Payload } from '../routes/types.ts';
+import { dataUrl } from '../routes/page-data.ts';
+import type { MessageUrls, PageData } from '../routes/types.ts';
 import { noteLocale } from './local-pages.ts';
 
 /**
@@ -9,7 +9,8 @@ import { noteLocale } from './local-pages.ts';
  * is never fetched twice.
  */
 export type LoadResult =
-  | { kind: 'page'; payload: Payload }
+  /** `messages`: the page's locale's, when the client did not have them. */
+  | { kind: 'page'; page: PageData; messages?: CompiledMessages }
   | { kind: 'redirect'; to: string }
   /** Stale build, network error, 5xx or anything unexpected: load the document instead. */
   | { kind: 'reload' };
@@ -22,13 +23,18 @@ export type LocalPages = (key: string, messages: Promise<CompiledMessages | null
 
 const MAX_ENTRIES = 64;
 
-export function createPageLoader(build: string, knownMessages: (locale: string) => CompiledMessages | undefined, local: LocalPages) {
+export function createPageLoader(
+  build: string,
+  messageUrls: MessageUrls,
+  knownMessages: (locale: string) => CompiledMessages | undefined,
+  local: LocalPages,
+) {
   const cache = new Map<string, Promise<LoadResult>>();
 
-  /** JSON from a same-origin data URL: null for anything but 200 or 404 with JSON (409: another build; 5xx...). */
+  /** JSON from a same-origin URL (fetch's default credentials mode sends cookies there): null for anything but 200 or 404 with JSON (409: another build; 5xx...). */
   async function fetchJson<T>(url: string, signal?: AbortSignal): Promise<T | null> {
     try {
-      const response = await fetch(url, { signal, credentials: 'same-origin', headers: { Accept: 'application/json' } });
+      const response = await fetch(url, { signal });
       if (response.status !== 200 && response.status !== 404) return null;
       return (await response.json()) as T;
     } catch (error) {
@@ -38,33 +44,35 @@ export function createPageLoader(build: string, knownMessages: (locale: string) 
   }
 
   async function fetchPage(path: string, signal?: AbortSignal): Promise<LoadResult> {
-    const body = await fetchJson<Partial<Payload> & { redirect?: string }>(dataUrl(build, path), signal);
+    const body = await fetchJson<{ page?: PageData; redirect?: string }>(dataUrl(build, path), signal);
     if (typeof body?.redirect === 'string') return { kind: 'redirect', to: body.redirect };
     if (body?.page?.build === build) {
       noteLocale(body.page);
-      return { kind: 'page', payload: { page: body.page } };
+      return { kind: 'page', page: body.page };
     }
     return { kind: 'reload' };
   }
 
   // A page in a locale whose messages the client lacks: its data and the messages,
-  // two files fetched side by side (a static host serves both; it ignores queries).
+  // two files fetched side by side (a static host serves both; it ignores queries). A locale
+  // the document names no messages for is not one this build has: the server will say so.
   async function loadPage(path: string, signal?: AbortSignal): Promise<LoadResult> {
     const locale = path.split('/')[1] ?? '';
     const known = knownMessages(locale);
-    const messages = known ? Promise.resolve(known) : fetchJson<CompiledMessages>(messagesUrl(build, locale), signal);
+    const url = messageUrls[locale];
+    const messages = known ? Promise.resolve(known) : url ? fetchJson<CompiledMessages>(url, signal) : Promise.resolve(null);
     const made = local(path, messages);
     const [result, arrived] = await Promise.all([
       made
         ? made.then(
-            (page): LoadResult => ({ kind: 'page', payload: { page } }),
+            (page): LoadResult => ({ kind: 'page', page }),
             (): LoadResult => ({ kind: 'reload' }),
           )
         : fetchPage(path, signal),
       messages,
     ]);
     if (result.kind !== 'page' || known) return result;
-    return arrived ? { kind: 'page', payload: { ...result.payload, messages: arrived } } : { kind: 'reload' };
+    return arrived ? { ...result, messages: arrived } : { kind: 'reload' };
   }
 
   // Keyed by page path, not URL: once a locale's messages arrived, the same page

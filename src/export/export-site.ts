@@ -5,11 +5,11 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { dataUrl, messagesUrl } from '../routes/page-data.ts';
+import { dataUrl } from '../routes/page-data.ts';
 import { searchPath } from '../routes/search/query.ts';
 import type { PageData } from '../routes/types.ts';
 import type { Config } from '../server/config.ts';
-import { pageDataJson, messagesJson } from '../server/page-data-route.ts';
+import { pageDataJson } from '../server/page-data-route.ts';
 import { browserMonitoring, documentRenderer } from '../server/page-document.ts';
 import type { PageStore } from '../server/page-store.ts';
 import { prepareSite } from '../server/prepare-site.ts';
@@ -43,14 +43,20 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   // The site first: a content or build error leaves an earlier export as it was.
   const site = await prepareSite(config);
   clearOutput(outDir);
-  const { manifest, store, decide, search } = site;
+  const { manifest, store, decide, search, messageAssets } = site;
   const { build } = manifest;
   const out = new OutputFolder(outDir);
   out.write(MARKER, `Written by polysite's npm run export (build ${build}): the next export empties this folder.\n`);
   // No server to ask on a static host: every locale's search index is one the browser downloads,
   // however large (the build wrote them all; the server keeps only what it serves from memory).
   const indexes = Object.fromEntries(config.locales.map((locale) => [locale, search.indexes[locale] ?? manifest.search[locale] ?? null]));
-  const render = documentRenderer({ store, manifest, monitoring: browserMonitoring(config, build), searchIndexes: indexes });
+  const render = documentRenderer({
+    store,
+    manifest,
+    monitoring: browserMonitoring(config, build),
+    searchIndexes: indexes,
+    messageUrls: messageAssets.urls,
+  });
   const documentOf = async (page: PageData): Promise<Buffer> => {
     const errors: unknown[] = [];
     // Crawler mode: the complete document, as the server sends it to a crawler.
@@ -89,16 +95,17 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     const notFound = await documentOf(store.notFound(locale, ''));
     out.write(`${locale}/404.html`, notFound);
     if (locale === config.defaultLocale) out.write('404.html', notFound);
-    out.write(fileForPath(messagesUrl(build, locale)), messagesJson(store, locale));
   }
 
   // The content-hashed client files (not the build's .br/.gz siblings: hosts compress themselves),
-  // and each locale's search index as the server serves it (made now if the content changed since the build).
+  // each locale's messages, and each locale's search index as the server serves it (made now if the
+  // content changed since the build).
   const assets = join(config.distDir, 'client', 'assets');
   for (const name of readdirSync(assets)) {
     if (name.endsWith('.br') || name.endsWith('.gz')) continue;
     out.copy(join(assets, name), `assets/${name}`);
   }
+  for (const url of Object.values(messageAssets.urls)) out.write(fileForPath(url), messageAssets.asset(url)!.identity);
   for (const [locale, url] of Object.entries(indexes)) {
     if (url && existsSync(join(outDir, url))) continue;
     const made = url && search.asset(url);

@@ -33,25 +33,6 @@ export function dataUrl(build: string, pagePath: string): string {
   return DATA_PREFIX + build + pagePath + DATA_SUFFIX;
 }
 
-/**
- * A locale's messages, which a client navigating into another locale needs beside
- * the page's data: a file of its own (not a query on the page's URL), so that a
- * static host, which ignores queries, serves it as well (`npm run export`).
- */
-export function messagesUrl(build: string, locale: string): string {
-  return `${DATA_PREFIX + build}/${MESSAGES_SEGMENT}/${locale}${DATA_SUFFIX}`;
-}
-
-/** The locale a data URL's page path names when it is a messages URL (`/_messages/de`), else null. */
-export function messagesLocaleOf(pagePath: string): string | null {
-  const prefix = `/${MESSAGES_SEGMENT}/`;
-  const locale = pagePath.startsWith(prefix) ? pagePath.slice(prefix.length) : '';
-  return locale && !locale.includes('/') ? locale : null;
-}
-
-/** Never a locale (locale tags have no `_`), so never a page's path. */
-const MESSAGES_SEGMENT = '_messages';
-
 /** The inverse of `dataUrl`: null when the path is not a data URL at all. */
 export function parseDataUrl(rawPath: string): { build: string; pagePath: string } | null {
   if (!rawPath.startsWith(DATA_PREFIX) || !rawPath.endsWith(DATA_SUFFIX)) return null;
@@ -112,9 +93,9 @@ export function serializePayload(payload: Payload, rest = serializePayloadRest(p
 }
 
 /**
- * Everything in a payload but the page (messages, search indexes, monitoring),
- * serialized and escaped, for serializePayload: it is the same for every page of a
- * locale, so a server makes it once per locale, not once per page made per request.
+ * Everything in a payload but the page (where the messages and search indexes are,
+ * monitoring), serialized and escaped, for serializePayload: it is the same for every
+ * page, so a server makes it once, not once per page.
  */
 export function serializePayloadRest(payload: Omit<Payload, 'page'>): string {
   const { page: _page, ...rest } = payload as Partial<Payload>;

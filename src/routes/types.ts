@@ -1,5 +1,4 @@
 import type { Direction } from '../i18n/locales.ts';
-import type { CompiledMessages } from '../i18n/intl.ts';
 
 // The vocabulary of the wire: what a loader on the server produces and a screen
 // in the browser consumes. Everything is display-ready (dates already formatted,
@@ -127,5 +126,11 @@ export type SearchIndexes = Record<string, string | null>;
 /** Browser error and performance reporting, present only when SENTRY_DSN is set. */
 export type MonitoringInit = { dsn: string; tunnel: string; environment: string; release: string; tracesSampleRate: number };
 
-/** What a document carries for hydration (all of it), and what a navigation fetches (page, maybe messages). */
-export type Payload = { page: PageData; messages?: CompiledMessages; monitoring?: MonitoringInit; search?: SearchIndexes };
+/**
+ * Where the browser finds each locale's UI messages: a content-hashed asset, the same
+ * for every page of the locale, so a document names it instead of carrying it.
+ */
+export type MessageUrls = Record<string, string>;
+
+/** What a document carries for hydration; page data (a navigation's fetch) is `{ page }` alone. */
+export type Payload = { page: PageData; messages?: MessageUrls; monitoring?: MonitoringInit; search?: SearchIndexes };

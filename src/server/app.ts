@@ -132,21 +132,19 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
     },
   });
   // koa-static passes on what it does not find: under /assets that is a 404, not a page.
-  // Search indexes are served from memory: the server may have made them itself (content changed since the build).
-  const searchIndex: Middleware = (ctx, next) => {
-    const body = runtime.search.asset(ctx.path);
+  // Search indexes and messages are served from memory: the server made the messages, and may
+  // have made the indexes itself (content changed since the build).
+  const madeAsset: Middleware = (ctx, next) => {
+    const body = runtime.messageAssets.asset(ctx.path) ?? runtime.search.asset(ctx.path);
     if (!body) return next();
     ctx.type = 'application/json; charset=utf-8';
     ctx.set('Cache-Control', policy.asset);
     sendStored(ctx, body);
   };
-  fixed.get(FIXED_ROUTES.assets, searchIndex, assets, () => {
+  fixed.get(FIXED_ROUTES.assets, madeAsset, assets, () => {
     throw new HttpError(404, 'Not found');
   });
-  fixed.get(
-    FIXED_ROUTES.pageData,
-    pageDataMiddleware({ ...runtime, build: runtime.manifest.build, locales: config.locales, cache, policy }),
-  );
+  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
   fixed.get(FIXED_ROUTES.health, healthMiddleware({ lifecycle, build: runtime.manifest.build, never: policy.never }));
   fixed.get(FIXED_ROUTES.sitemap, (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';
@@ -174,6 +172,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
       policy,
       monitoring,
       searchIndexes: runtime.search.indexes,
+      messageUrls: runtime.messageAssets.urls,
     }),
   );
   return app;

@@ -13,8 +13,11 @@ import type { Manifest } from './manifest.ts';
  */
 export type DocumentShell = { before: string; after: string };
 
-/** Everything before #root: the same at every render of a page. */
-export function documentStart({ locale, dir, head }: PageData, manifest: Manifest): string {
+/**
+ * Everything before #root: the same at every render of a page. `messagesUrl`, the
+ * locale's messages, is preloaded beside the scripts: hydration needs both.
+ */
+export function documentStart({ locale, dir, head }: PageData, manifest: Manifest, messagesUrl: string): string {
   const attr = escapeHtml;
   const alternates = head.alternates.map(
     ({ hreflang, href }) => `<link rel="alternate" hreflang="${attr(hreflang)}" href="${attr(href)}">`,
@@ -36,6 +39,8 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
     `<link rel="icon" href="${attr(manifest.icon)}" type="image/svg+xml">`,
     `<link rel="stylesheet" href="${attr(manifest.css)}">`,
     ...preloads,
+    // `crossorigin`: the credentials mode of the client's fetch (same-origin), or the browser fetches it twice.
+    `<link rel="preload" href="${attr(messagesUrl)}" as="fetch" crossorigin>`,
     '</head><body>',
     // Outside #root: the client drives these by hand during navigations.
     `<div id="${PROGRESS_ELEMENT_ID}" class="progress" hidden></div>`,

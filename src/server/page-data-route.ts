@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { escapeJsonForHtml, isPerRequest, messagesLocaleOf, parseDataUrl } from '../routes/page-data.ts';
+import { escapeJsonForHtml, isPerRequest, parseDataUrl } from '../routes/page-data.ts';
 import type { PageData } from '../routes/types.ts';
 import type { Decider } from './decide.ts';
 import { HttpError } from './errors.ts';
@@ -14,19 +13,16 @@ type Deps = {
   decide: Decider;
   store: PageStore;
   build: string;
-  locales: readonly string[];
   cache: RenderCache | null;
   policy: CachePolicy;
 };
 
 /**
  * Page data for client-side navigation: `/_data/<build>/<locale>/<slug>.json`.
- * The same parse -> decide as a document request, answered as JSON.
- * `/_data/<build>/_messages/<locale>.json` is a locale's messages (the client asks
- * when the locale changes).
+ * The same parse -> decide as a document request, answered as JSON. (A locale's
+ * messages are an asset of their own: message-assets.ts.)
  */
-export function pageDataMiddleware({ decide, store, build, locales, cache, policy }: Deps): Middleware {
-  const messages = messagesBodies(store, locales);
+export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps): Middleware {
   return async (ctx) => {
     const target = parseDataUrl(ctx.path);
     if (!target) throw new HttpError(404, 'Not found');
@@ -37,16 +33,6 @@ export function pageDataMiddleware({ decide, store, build, locales, cache, polic
       ctx.set('Cache-Control', policy.never);
       ctx.body = { stale: true, build };
       return;
-    }
-    const messagesLocale = messagesLocaleOf(target.pagePath);
-    if (messagesLocale !== null) {
-      const body = messages(messagesLocale);
-      if (!body) throw new HttpError(404, 'Not found');
-      ctx.status = 200;
-      ctx.set('Cache-Control', policy.page);
-      const encoding = negotiateEncoding(ctx);
-      if (answeredNotModified(ctx, body.etag, encoding)) return;
-      return sendStored(ctx, body.stored, encoding);
     }
     // Only `q` (the search page's query) is the page's business.
     // As `ctx.search`, which parseLocation takes: '' or '?…'.
@@ -93,25 +79,4 @@ export function pageDataJson(page: PageData): string {
   // payload, so no byte of a request goes back out as raw `<` (defence in depth beside
   // nosniff). Pages carry only our own content, whose HTML would grow by a quarter if escaped.
   return isPerRequest(page) ? escapeJsonForHtml(json) : json;
-}
-
-/** A locale's messages as the client fetches them (the export writes the same). */
-export function messagesJson(store: Pick<PageStore, 'messages'>, locale: string): string {
-  return JSON.stringify(store.messages(locale));
-}
-
-/** Each locale's messages body and its validator, made on first request; undefined for a locale we do not have. */
-function messagesBodies(store: PageStore, locales: readonly string[]) {
-  const made = new Map<string, { stored: StoredBody; etag: string }>();
-  return (locale: string) => {
-    if (!locales.includes(locale)) return undefined;
-    let body = made.get(locale);
-    if (!body) {
-      const json = messagesJson(store, locale);
-      const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}-m"`;
-      body = { stored: new StoredBody(Buffer.from(json)), etag };
-      made.set(locale, body);
-    }
-    return body;
-  };
 }

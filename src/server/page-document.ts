@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { App } from '../routes/app.tsx';
 import { serializePayload, serializePayloadRest } from '../routes/page-data.ts';
-import type { MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
+import type { MessageUrls, MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
 import type { Config } from './config.ts';
 import { type DocumentShell, documentEnd, documentStart } from './document.ts';
 import type { Manifest } from './manifest.ts';
@@ -20,40 +20,32 @@ type Deps = {
   monitoring: MonitoringInit | null;
   /** Where the browser finds each locale's search index. */
   searchIndexes: SearchIndexes;
+  /** Where the browser finds each locale's messages (message-assets.ts). */
+  messageUrls: MessageUrls;
 };
 
 /** Characters of page shells kept: the default site's 85 pages need 450,000; at 10,000 pages (11,000 a page) about 90 are kept. */
 const SHELL_CACHE_CHARS = 1024 * 1024;
 
-export function documentRenderer({ store, manifest, monitoring, searchIndexes }: Deps): DocumentRenderer {
-  // The embedded JSON's largest part, the locale's messages (with the search index
-  // URLs and the monitoring settings), is the same for every page of the locale:
-  // serialized once, at the first render in that locale.
-  const rests = new Map<string, string>();
-  const restOf = (locale: string): string => {
-    let rest = rests.get(locale);
-    if (rest === undefined) {
-      rest = serializePayloadRest({ messages: store.messages(locale), search: searchIndexes, ...(monitoring && { monitoring }) });
-      rests.set(locale, rest);
-    }
-    return rest;
-  };
+export function documentRenderer({ store, manifest, monitoring, searchIndexes, messageUrls }: Deps): DocumentRenderer {
+  // What the embedded JSON holds beside the page (where each locale's messages and
+  // search index are, the monitoring settings) is the same for every page: serialized once.
+  const rest = serializePayloadRest({ messages: messageUrls, search: searchIndexes, ...(monitoring && { monitoring }) });
   // What is the page's own in its shell, its head and its serialized data, is the same
   // at every render of that page: made at its first render and kept, by page path, in a
   // cache bounded by its characters (kept without a bound beside the page store's pages,
-  // at 10,000 pages, they came to 30 MB of heap). Search
-  // and not-found pages are made per request and are not kept. The locale's part is
-  // joined at each render, so that no page holds its own copy of the locale's messages.
+  // at 10,000 pages, they came to 30 MB of heap). Search and not-found pages are made
+  // per request and are not kept.
   const owns = new BoundedCache<{ before: string; data: string }>(SHELL_CACHE_CHARS, (own) => own.before.length + own.data.length);
   const shellOf = (page: PageData): DocumentShell => {
     const kept = page.status === 200 && page.screen.screen !== 'search';
     let own = kept ? owns.get(page.path) : undefined;
     if (!own) {
       // The page's data without the closing brace: the locale's part goes there.
-      own = { before: documentStart(page, manifest), data: serializePayload({ page }, '').slice(0, -1) };
+      own = { before: documentStart(page, manifest, messageUrls[page.locale]!), data: serializePayload({ page }, '').slice(0, -1) };
       if (kept) owns.set(page.path, own);
     }
-    return { before: own.before, after: documentEnd(manifest, `${own.data}${restOf(page.locale)}}`) };
+    return { before: own.before, after: documentEnd(manifest, `${own.data}${rest}}`) };
   };
   return (page, options) => {
     const app = createElement(App, { page, intl: store.intl(page.locale) });

@@ -12,7 +12,7 @@ import type { PageStore } from './page-store.ts';
 import type { RenderCache } from './bounded-cache.ts';
 import { type DocumentRenderer, documentRenderer } from './page-document.ts';
 import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream, sendWhole } from './send.ts';
-import type { MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
+import type { MessageUrls, MonitoringInit, PageData, SearchIndexes } from '../routes/types.ts';
 import { searchPath } from '../routes/search/query.ts';
 
 type Deps = {
@@ -30,6 +30,8 @@ type Deps = {
   monitoring: MonitoringInit | null;
   /** Where the browser finds each locale's search index. */
   searchIndexes: SearchIndexes;
+  /** Where the browser finds each locale's messages. */
+  messageUrls: MessageUrls;
 };
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */

@@ -5,6 +5,7 @@ import { createDecider, type Decider } from './decide.ts';
 import { readManifest, type Manifest } from './manifest.ts';
 import { buildPageStore, type PageStore } from './page-store.ts';
 import { prepareSearch, type SiteSearch } from './site-search.ts';
+import { type MessageAssets, prepareMessageAssets } from './message-assets.ts';
 import { buildRobots, buildSitemap } from './sitemap.ts';
 import { StoredBody } from './compression.ts';
 import { buildFeeds, type Feeds } from './feeds.ts';
@@ -18,6 +19,7 @@ export type PreparedSite = {
   store: PageStore;
   decide: Decider;
   search: SiteSearch;
+  messageAssets: MessageAssets;
   /** Made on first use: at 10,000 pages it is 1.6 MB of XML and ~100 ms, which start-up need not wait for. */
   sitemap: () => StoredBody;
   robots: StoredBody;
@@ -41,6 +43,7 @@ export async function prepareSite(config: Config): Promise<PreparedSite> {
     manifest,
     store,
     search,
+    messageAssets: prepareMessageAssets(store, config.locales),
     decide: createDecider(store, site.paths, search, config.locales, indexLocales(config.locales), config.defaultLocale),
     sitemap: once(() => new StoredBody(Buffer.from(buildSitemap(store, site.paths, config.publicUrl)))),
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),

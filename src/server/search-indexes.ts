@@ -2,12 +2,12 @@
 // (written as content-hashed assets, listed in the manifest) and by the server when
 // the content changed since the build (development). Both make the same bytes from
 // the same content.
-import { createHash } from 'node:crypto';
 import { matchRoute } from '../routes/match.ts';
 import { pagePath } from '../routes/location.ts';
 import type { IndexedPage } from '../routes/search/engine.ts';
 import { buildSearchIndex } from '../routes/search/index-writer.ts';
 import type { Site } from './content/site.ts';
+import { hashedAssetUrl } from './hashed-asset.ts';
 
 export type IndexFile = { locale: string; url: string; json: string };
 
@@ -21,7 +21,7 @@ export function makeIndexFiles(site: Site, locales: readonly string[] = site.loc
 
 /** `/assets/search-<locale>-<hash>.json`: a new name whenever the index changes, so it can be cached for good. */
 export function indexUrl(locale: string, json: string): string {
-  return `/assets/search-${locale}-${createHash('sha256').update(json).digest('hex').slice(0, 8).toUpperCase()}.json`;
+  return hashedAssetUrl(`search-${locale}`, json);
 }
 
 /** Every page a locale serves, its own or the default locale's (marked, with the language's name in this locale). */

@@ -89,6 +89,26 @@ describe('client navigation', () => {
     await context.close();
   });
 
+  test("a full load fetches its locale's messages once, by its preload; navigating in that locale fetches none", async () => {
+    const context = await e2e.browser.newContext();
+    const page = await context.newPage();
+    const messages: string[] = [];
+    page.on('request', (request) => request.url().includes('/assets/messages-') && messages.push(new URL(request.url()).pathname));
+    const warnings: string[] = [];
+    page.on('console', (message) => message.type() !== 'log' && warnings.push(message.text()));
+    await page.goto(`${e2e.server.url}/fr/docs`);
+    await page.waitForSelector('html[data-hydrated]');
+    await page.click('.site-nav a[href="/fr/blog"]');
+    await page.waitForURL(`${e2e.server.url}/fr/blog`);
+    await page.waitForFunction(() => document.title.startsWith('Blog'));
+    assert.equal(messages.length, 1, messages.join('\n'));
+    assert.match(messages[0]!, /^\/assets\/messages-fr-[0-9A-F]{8}\.json$/);
+    assert.equal(await page.getAttribute('link[rel="preload"][as="fetch"]', 'href'), messages[0]);
+    // Chromium warns when a preload goes unused, or is fetched again for a request that does not match it.
+    assert.deepEqual(warnings, []);
+    await context.close();
+  });
+
   test('modifier clicks, external and same-page hash links are left to the browser', async () => {
     const { page, context, dataRequests } = await visit(e2e.browser, `${e2e.server.url}/en/docs/routing`);
     // Shift-click opens a new window natively; this page stays where it is.
@@ -164,15 +184,20 @@ describe('client navigation', () => {
 });
 
 describe('the head after a client navigation', () => {
-  /** <html lang/dir> and every element of <head>, in document order, as [tag, attributes (sorted), text]. */
+  /**
+   * <html lang/dir> and every element of <head>, in document order, as [tag, attributes (sorted), text];
+   * but the messages preload, a hint for the loading document that names its first locale's file.
+   */
   const headOf = (page: Page) =>
     page.evaluate(() => ({
       html: [document.documentElement.lang, document.documentElement.dir],
-      elements: [...document.head.children].map((element) => [
-        element.tagName.toLowerCase(),
-        [...element.attributes].map((attribute) => `${attribute.name}=${attribute.value}`).sort(),
-        element.tagName === 'SCRIPT' || element.tagName === 'TITLE' ? element.textContent : '',
-      ]),
+      elements: [...document.head.children]
+        .filter((element) => !element.matches('link[rel="preload"][as="fetch"]'))
+        .map((element) => [
+          element.tagName.toLowerCase(),
+          [...element.attributes].map((attribute) => `${attribute.name}=${attribute.value}`).sort(),
+          element.tagName === 'SCRIPT' || element.tagName === 'TITLE' ? element.textContent : '',
+        ]),
     }));
 
   // Every kind of head: home (WebSite), docs (TechArticle + breadcrumbs), blog listing (no JSON-LD),
@@ -308,6 +333,23 @@ describe('fallback to a full page load', () => {
     await page.waitForSelector('html[data-hydrated]');
     assert.equal(await hasMarker(page), false, 'the document was loaded');
     assert.match(await page.locator('h1').innerText(), /\S/);
+    await context.close();
+  });
+
+  test("when the locale's messages cannot be had, the server's page stays, unhydrated, and its links load documents", async () => {
+    const context = await e2e.browser.newContext();
+    await context.route('**/assets/messages-*', (route) => route.abort('failed'));
+    const page = await context.newPage();
+    await page.goto(`${e2e.server.url}/de/docs`);
+    await page.waitForLoadState('networkidle');
+    assert.equal(await page.locator('html[data-hydrated]').count(), 0, 'not hydrated');
+    assert.equal(await page.getByText(APP_ERROR).count(), 0, 'no failure screen');
+    assert.equal(await page.locator('h1').innerText(), 'Dokumentation');
+    await markWindow(page);
+    await page.click('.site-nav a[href="/de/blog"]');
+    await page.waitForURL(`${e2e.server.url}/de/blog`);
+    await page.waitForSelector('h1');
+    assert.equal(await hasMarker(page), false, 'the link loaded a document');
     await context.close();
   });
 

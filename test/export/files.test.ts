@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileForPath, OutputFolder } from '../../src/export/files.ts';
-import { dataUrl, messagesUrl } from '../../src/routes/page-data.ts';
+import { dataUrl } from '../../src/routes/page-data.ts';
 
 const cases: [string, string, string][] = [
   ['a locale home', '/en', 'en.html'],
@@ -19,10 +19,9 @@ for (const [name, path, file] of cases) {
   });
 }
 
-test("page data and messages keep their URL as their file's name, decoded", () => {
+test("page data keeps its URL as its file's name, decoded", () => {
   assert.equal(fileForPath(dataUrl('b1', '/ja/%E6%A6%82%E8%A6%81')), '_data/b1/ja/概要.json');
   assert.equal(fileForPath(dataUrl('b1', '/en')), '_data/b1/en.json');
-  assert.equal(fileForPath(messagesUrl('b1', 'pt-BR')), '_data/b1/_messages/pt-BR.json');
   assert.equal(fileForPath('/sitemap.xml'), 'sitemap.xml');
 });
 

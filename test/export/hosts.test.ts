@@ -28,7 +28,7 @@ const kinds: [string, string][] = [
   ['/de/docs/guides/install', policy.page],
   ['/ja/%E6%A6%82%E8%A6%81', policy.page],
   ['/_data/b1/fr/docs.json', policy.page],
-  ['/_data/b1/_messages/ar.json', policy.page],
+  ['/assets/messages-ar-ABC.json', policy.asset],
   ['/assets/main-ABC.js', policy.asset],
   ['/assets/search-en-ABC.json', policy.asset],
   ['/sitemap.xml', policy.page],

@@ -1,14 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  dataUrl,
-  escapeJsonForHtml,
-  messagesLocaleOf,
-  messagesUrl,
-  parseDataUrl,
-  serializePayload,
-  serializePayloadRest,
-} from '../../src/routes/page-data.ts';
+import { dataUrl, escapeJsonForHtml, parseDataUrl, serializePayload, serializePayloadRest } from '../../src/routes/page-data.ts';
 import type { PageData } from '../../src/routes/types.ts';
 
 const hostile = ['</script><script>alert(1)</script>', '<!-- x', 'a\u2028b\u2029c', '&amp; <b>', '"quotes" \\ back'];
@@ -29,14 +21,6 @@ test('dataUrl and parseDataUrl are inverses', () => {
 
 test('parseDataUrl refuses what is not a data URL', () => {
   for (const path of ['/en', '/_data/', '/_data/b1.json', '/_data//en.json', '/_data/b1/en']) assert.equal(parseDataUrl(path), null);
-});
-
-test('a messages URL is a data URL of its own (no query: a static host serves it), read back to its locale', () => {
-  const url = messagesUrl('b1', 'pt-BR');
-  assert.equal(url, '/_data/b1/_messages/pt-BR.json');
-  assert.equal(messagesLocaleOf(parseDataUrl(url)!.pagePath), 'pt-BR');
-  for (const path of ['/en', '/en/_messages', '/_messages/de/x', '/_messages/', '/x/_messages/de'])
-    assert.equal(messagesLocaleOf(path), null, path);
 });
 
 test('the embedded payload leaves out the content HTML (it is in the document already)', () => {

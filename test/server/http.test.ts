@@ -166,7 +166,8 @@ describe('pages', () => {
     assert.equal(payload.page.path, '/en/docs/routing');
     assert.equal(payload.page.screen.screen, 'docs');
     assert.equal(payload.page.screen.html, '');
-    assert.ok(payload.messages['nav.home'], 'the locale messages travel with the first document');
+    assert.match(payload.messages.en, /^\/assets\/messages-en-[0-9A-F]{8}\.json$/, 'the messages are named, not carried');
+    assert.equal(payload.messages['nav.home'], undefined);
   });
 
   test('blog dates are formatted per locale', async () => {

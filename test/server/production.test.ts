@@ -62,21 +62,25 @@ describe('HTTP caching', () => {
     assert.notEqual(first.headers.etag, (await get(server.url, '/en/about')).headers.etag);
   });
 
-  test("a locale's messages have their own data URL, ETag and 304; an unknown locale or another build is refused", async () => {
-    const build = JSON.parse((await get(server.url, '/healthz')).body).build;
-    const first = await get(server.url, `/_data/${build}/_messages/de.json`);
+  test("a locale's messages are a content-hashed asset the page names and preloads, cached for a year; a changed name is a 404", async () => {
+    const page = await get(server.url, '/de/docs/routing');
+    const urls = JSON.parse(/id="polysite-data">([^<]*)</.exec(page.body)![1]!).messages as Record<string, string>;
+    assert.deepEqual(Object.keys(urls).sort(), ['ar', 'de', 'en', 'fr', 'ja']);
+    const url = urls.de!;
+    assert.match(url, /^\/assets\/messages-de-[0-9A-F]{8}\.json$/);
+    assert.ok(page.body.includes(`<link rel="preload" href="${url}" as="fetch" crossorigin>`), 'preloaded from the head');
+    const first = await get(server.url, url);
     assert.equal(first.status, 200);
     assert.match(first.headers['content-type'] as string, /^application\/json/);
-    assert.match(first.headers['cache-control'] as string, /^public, max-age=0/);
-    assert.ok(JSON.parse(first.body)['search.count'], 'the compiled messages');
-    assert.notEqual(first.body, (await get(server.url, `/_data/${build}/_messages/fr.json`)).body);
-    assert.equal(
-      (await get(server.url, `/_data/${build}/_messages/de.json`, { 'If-None-Match': first.headers.etag as string })).status,
-      304,
-    );
-    assert.equal((await get(server.url, `/_data/${build}/_messages/xx.json`)).status, 404);
-    assert.equal((await get(server.url, `/_data/${build}/_messages/DE.json`)).status, 404);
-    assert.equal((await get(server.url, '/_data/other/_messages/de.json')).status, 409);
+    assert.equal(first.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(JSON.parse(first.body)['nav.docs'][0].value, 'Doku', 'the compiled German messages');
+    assert.notEqual(first.body, (await get(server.url, urls.fr!)).body);
+    const brotli = await getRaw(url, { 'Accept-Encoding': 'br' });
+    assert.equal(brotli.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(brotli.body).toString(), first.body);
+    // Another hash, another locale, another case: not a file the server has.
+    for (const other of [url.replace(/-[0-9A-F]{8}\./, '-00000000.'), url.replace('-de-', '-xx-'), url.toLowerCase()])
+      assert.equal((await get(server.url, other)).status, 404, other);
   });
 
   const kinds: [string, () => Promise<string>, Record<string, string>, RegExp, RegExp | null][] = [
