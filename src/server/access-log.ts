@@ -39,8 +39,9 @@ export function logWhenClosed(log: Logger, req: IncomingMessage, res: ServerResp
   const started = process.hrtime.bigint();
   const socket = req.socket;
   const bytesBefore = socket.bytesWritten;
-  res.once('close', () => {
-    log.info('request', {
+  // 'close' comes once per response: `on`, without the wrapper `once` adds.
+  res.on('close', () => {
+    const fields: Record<string, unknown> = {
       id,
       method: req.method,
       path: path.length > 200 ? `${path.slice(0, 200)}…` : path,
@@ -48,8 +49,9 @@ export function logWhenClosed(log: Logger, req: IncomingMessage, res: ServerResp
       ms: Number(process.hrtime.bigint() - started) / 1e6,
       bytes: socket.bytesWritten - bytesBefore,
       agent: agentClass(req.headers['user-agent'] ?? ''),
-      ...(res.writableFinished ? {} : { aborted: true }),
-    });
+    };
+    if (!res.writableFinished) fields.aborted = true;
+    log.info('request', fields);
   });
 }
 

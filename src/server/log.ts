@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 import type { LogLevel } from './config.ts';
 
 /**
@@ -18,36 +17,49 @@ export type Logger = {
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /**
- * Lines written in one turn of the event loop go out in one write: under load that
- * is one syscall for many requests instead of one each. What is pending is written
- * synchronously if the process exits.
+ * Lines go out in batches: one write once 16 KB are pending, or 50 ms after the first
+ * line of a batch, whichever comes first. Under load that is one syscall for a hundred
+ * requests instead of one for each turn of the event loop; a quiet server's line is
+ * out within 50 ms. What is pending is written when the process exits.
  */
-export function batchedStdout(): (line: string) => void {
+const BATCH_BYTES = 16 * 1024;
+const BATCH_MS = 50;
+
+export function batchedStdout(sink: (text: string) => void = (text) => process.stdout.write(text)): (line: string) => void {
   let pending = '';
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
     if (!pending) return;
     const out = pending;
     pending = '';
-    process.stdout.write(out);
+    sink(out);
   };
-  process.once('exit', () => {
-    if (pending) writeSync(1, pending);
-    pending = '';
-  });
+  // Writes to files and pipes are synchronous on POSIX (Node's process I/O notes), so this completes.
+  process.once('exit', flush);
   return (line) => {
-    if (!pending) setImmediate(flush);
     pending += line;
+    if (pending.length >= BATCH_BYTES) flush();
+    // Unref'd: a batch waiting to go out does not keep the process alive (exit writes it).
+    else timer ??= setTimeout(flush, BATCH_MS).unref();
   };
 }
 
+/**
+ * Each line is built as a string: the time, level and message first, then the fields
+ * as JSON (Errors as name, message and stack). The fields must not be named `time`,
+ * `level` or `msg`. One line per request is on the hot path: no object is copied and
+ * the time is formatted once per millisecond.
+ */
 export function createLogger(write: (line: string) => void = batchedStdout(), level: LogLevel = 'info'): Logger {
   const emit = (name: Exclude<LogLevel, 'silent'>) => {
     if (RANK[name] < RANK[level]) return () => {};
-    // One line per request is on the hot path: one object, one stringify, no per-call Date.
-    return (message: string, fields: Record<string, unknown> = {}) => {
-      const entry: Record<string, unknown> = { time: isoNow(), level: name, msg: message, ...fields };
-      for (const key in fields) if (fields[key] instanceof Error) entry[key] = describeError(fields[key] as Error);
-      write(`${JSON.stringify(entry)}\n`);
+    const head = `","level":"${name}","msg":`;
+    return (message: string, fields?: Record<string, unknown>) => {
+      const json = fields ? JSON.stringify(withErrorsDescribed(fields)) : '{}';
+      const rest = json === '{}' ? '}' : `,${json.slice(1)}`;
+      write(`{"time":"${isoNow()}${head}${JSON.stringify(message)}${rest}\n`);
     };
   };
   return {
@@ -57,6 +69,16 @@ export function createLogger(write: (line: string) => void = batchedStdout(), le
     error: emit('error'),
     enabled: (name) => RANK[name] >= RANK[level],
   };
+}
+
+/** The fields as they are, or a copy with each Error as what JSON can show of it. */
+function withErrorsDescribed(fields: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    const value = fields[key];
+    if (value instanceof Error) (copy ??= { ...fields })[key] = describeError(value);
+  }
+  return copy ?? fields;
 }
 
 /** The current time as ISO 8601, formatted once per millisecond however many lines share it. */

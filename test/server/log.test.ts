@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LogLevel } from '../../src/server/config.ts';
-import { createLogger } from '../../src/server/log.ts';
+import { batchedStdout, createLogger } from '../../src/server/log.ts';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -22,3 +22,34 @@ for (const level of ['debug', 'info', 'warn', 'error', 'silent'] as const) {
     assert.deepEqual(written, LEVELS.slice(level === 'silent' ? LEVELS.length : LEVELS.indexOf(level)));
   });
 }
+
+test('a line is one JSON object on one line: time, level and message first, then the fields, an Error with its stack', () => {
+  const { log, lines } = loggerAt('debug');
+  const error = new TypeError('bad "thing"\nhere');
+  log.error('render failed:\n"quoted"', { path: '/de/x"y', status: 500, error });
+  log.info('plain');
+  assert.equal(lines.length, 2);
+  for (const line of lines) assert.match(line, /^\{[^\n]*\}\n$/);
+  const entry = JSON.parse(lines[0]!);
+  assert.deepEqual(Object.keys(entry), ['time', 'level', 'msg', 'path', 'status', 'error']);
+  assert.ok(!Number.isNaN(Date.parse(entry.time)));
+  assert.equal(entry.level, 'error');
+  assert.equal(entry.msg, 'render failed:\n"quoted"');
+  assert.equal(entry.path, '/de/x"y');
+  assert.deepEqual(entry.error, { name: 'TypeError', message: 'bad "thing"\nhere', stack: error.stack });
+  assert.deepEqual(Object.keys(JSON.parse(lines[1]!)), ['time', 'level', 'msg']);
+});
+
+test('batched output writes nothing until a batch is due, then every line once and in order', async () => {
+  const written: string[] = [];
+  const write = batchedStdout((text) => written.push(text));
+  write('a\n');
+  write('b\n');
+  assert.deepEqual(written, [], 'a few short lines wait');
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  assert.deepEqual(written, ['a\nb\n'], 'out within the batch delay, in one write');
+  const long = `${'x'.repeat(20 * 1024)}\n`;
+  write('c\n');
+  write(long);
+  assert.deepEqual(written, ['a\nb\n', `c\n${long}`], 'a full batch goes out at once');
+});
