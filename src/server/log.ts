@@ -76,7 +76,9 @@ function withErrorsDescribed(fields: Record<string, unknown>): Record<string, un
   let copy: Record<string, unknown> | undefined;
   for (const key in fields) {
     const value = fields[key];
-    if (value instanceof Error) (copy ??= { ...fields })[key] = describeError(value);
+    if (!(value instanceof Error)) continue;
+    copy ??= { ...fields };
+    copy[key] = describeError(value);
   }
   return copy ?? fields;
 }
