@@ -17,16 +17,24 @@ export type Logger = {
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /**
- * Lines go out in batches: one write once 16 KB are pending, or 50 ms after the first
- * line of a batch, whichever comes first. Under load that is one syscall for a hundred
- * requests instead of one for each turn of the event loop; a quiet server's line is
- * out within 50 ms. What is pending is written when the process exits.
+ * PIPE_BUF on Linux: a write of at most this many bytes to a pipe is never interleaved
+ * with another writer's. Cluster workers share the primary's stdout, often a pipe
+ * (a container's log driver), so a batch never goes over it; a longer line (a stack)
+ * goes alone.
  */
-const BATCH_BYTES = 16 * 1024;
+const BATCH_BYTES = 4096;
 const BATCH_MS = 50;
 
+/**
+ * Lines go out in batches: one write once the next line would not fit in 4 KB, or 50
+ * ms after the first line of a batch, whichever comes first. Under load that is one
+ * syscall for about twenty requests instead of one for each turn of the event loop; a
+ * quiet server's line is out within 50 ms. What is pending is written when the process
+ * exits.
+ */
 export function batchedStdout(sink: (text: string) => void = (text) => process.stdout.write(text)): (line: string) => void {
   let pending = '';
+  let pendingBytes = 0;
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     clearTimeout(timer);
@@ -34,15 +42,18 @@ export function batchedStdout(sink: (text: string) => void = (text) => process.s
     if (!pending) return;
     const out = pending;
     pending = '';
+    pendingBytes = 0;
     sink(out);
   };
   // Writes to files and pipes are synchronous on POSIX (Node's process I/O notes), so this completes.
   process.once('exit', flush);
   return (line) => {
+    const bytes = Buffer.byteLength(line);
+    if (pendingBytes + bytes > BATCH_BYTES) flush();
     pending += line;
-    if (pending.length >= BATCH_BYTES) flush();
+    pendingBytes += bytes;
     // Unref'd: a batch waiting to go out does not keep the process alive (exit writes it).
-    else timer ??= setTimeout(flush, BATCH_MS).unref();
+    timer ??= setTimeout(flush, BATCH_MS).unref();
   };
 }
 

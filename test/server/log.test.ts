@@ -40,7 +40,7 @@ test('a line is one JSON object on one line: time, level and message first, then
   assert.deepEqual(Object.keys(JSON.parse(lines[1]!)), ['time', 'level', 'msg']);
 });
 
-test('batched output writes nothing until a batch is due, then every line once and in order', async () => {
+test('batched output writes nothing until a batch is due, then every line once, in order, and never over 4 KB with another line', async () => {
   const written: string[] = [];
   const write = batchedStdout((text) => written.push(text));
   write('a\n');
@@ -48,8 +48,16 @@ test('batched output writes nothing until a batch is due, then every line once a
   assert.deepEqual(written, [], 'a few short lines wait');
   await new Promise((resolve) => setTimeout(resolve, 120));
   assert.deepEqual(written, ['a\nb\n'], 'out within the batch delay, in one write');
-  const long = `${'x'.repeat(20 * 1024)}\n`;
-  write('c\n');
+
+  written.length = 0;
+  // Lines of 1,000 bytes (333 three-byte characters and a newline is 1,000 bytes): four fit in 4 KB, a fifth does not.
+  const line = `${'概'.repeat(333)}\n`;
+  for (let i = 0; i < 9; i++) write(line);
+  assert.deepEqual(written, [line.repeat(4), line.repeat(4)], 'full batches go out at once, each within 4 KB');
+  const long = `${'x'.repeat(5000)}\n`;
   write(long);
-  assert.deepEqual(written, ['a\nb\n', `c\n${long}`], 'a full batch goes out at once');
+  assert.deepEqual(written.slice(2), [line], 'the pending line goes out before a line that would not fit');
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  assert.deepEqual(written.slice(3), [long], 'a line over 4 KB goes alone');
+  for (const text of written) assert.ok(Buffer.byteLength(text) <= 4096 || text === long);
 });
