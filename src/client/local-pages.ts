@@ -29,7 +29,9 @@ export function localPages(
   /** The document's page: its build, the site's locales, and the first page seen. */
   first: PageData,
 ): LocalPages {
-  // Not noted as a page seen: its embedded data leaves out the head's tags (see serializePayload).
+  // Its head was read back from the document (readHead): a search page made in its
+  // locale takes the header and feed link from it, with no request.
+  noteLocale(first);
   const { build, locales } = first;
   return (key, messages) => {
     // A page key: the path, and a search's `?q=`.

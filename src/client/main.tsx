@@ -3,6 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { App } from '../routes/app.tsx';
 import { readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
 import { RootErrorBoundary } from './error-screen.tsx';
+import { readHead } from './head.ts';
 import { localPages } from './local-pages.ts';
 import { type ClientNavigator, createNavigator } from './navigator.ts';
 import { reportError, startReporting } from './reporting.ts';
@@ -29,7 +30,7 @@ function ClientApp({ navigator }: { navigator: ClientNavigator }) {
 
 // The server embedded this page's data, and preloaded its locale's messages (a
 // content-hashed asset, shared by every page of the locale): hydrate #root with both.
-const { page, monitoring, search: indexes = {}, messages: messageUrls = {} } = readPayload(document);
+const { page, monitoring, search: indexes = {}, messages: messageUrls = {} } = readPayload(document, readHead);
 startReporting(monitoring);
 const search = createSearchSource(indexes, page.build);
 const logAndReport = (error: unknown) => {

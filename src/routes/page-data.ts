@@ -1,5 +1,5 @@
 import { parseSearchQuery, SEARCH_SLUG } from './search/query.ts';
-import type { PageData, Payload, ScreenData } from './types.ts';
+import type { Head, PageData, Payload, ScreenData } from './types.ts';
 
 // The server <-> browser wire contract, both directions side by side:
 // where page data lives (its URL), how it is embedded in a document, and how
@@ -79,15 +79,13 @@ export function escapeJsonForHtml(json: string): string {
 }
 
 /**
- * The embedded payload leaves out the screen's `html`: it is already in the
- * document, and the browser reads it back from the DOM (see readPayload), so a
- * page never carries its content twice; likewise the head's share tags.
+ * The embedded payload leaves out what the document already holds, the screen's
+ * `html` and the head, and the browser reads them back from the DOM (see
+ * readPayload), so a page never carries them twice.
  */
 export function serializePayload(payload: Payload, rest = serializePayloadRest(payload)): string {
-  const { screen, head } = payload.page;
-  // Its share tags and structured data are in the document's <head> already, and the browser
-  // needs a page's only when it navigates to that page, whose data it then fetches whole.
-  const page = { ...payload.page, head: { ...head, links: [], meta: [], jsonLd: null } };
+  const { screen } = payload.page;
+  const page = { ...payload.page, head: null };
   if ('html' in screen) page.screen = { ...screen, html: '' };
   return `{"page":${escapeJsonForHtml(JSON.stringify(page))}${rest}}`;
 }
@@ -103,12 +101,17 @@ export function serializePayloadRest(payload: Omit<Payload, 'page'>): string {
   return json === '{}' ? '' : `,${json.slice(1, -1)}`;
 }
 
-/** Browser side: the payload of the current document, with the content restored. */
-export function readPayload(doc: Document): Payload {
+/**
+ * Browser side: the payload of the current document, with the content and the head
+ * restored; `readHead` reads the head (src/client/head.ts: the inverse of what it
+ * writes after a navigation).
+ */
+export function readPayload(doc: Document, readHead: (doc: Document) => Head): Payload {
   const element = doc.getElementById(PAYLOAD_ELEMENT_ID);
   if (!element?.textContent) throw new Error(`No #${PAYLOAD_ELEMENT_ID} element: was this page rendered by polysite?`);
   const payload = JSON.parse(element.textContent) as Payload;
   const screen: ScreenData = payload.page.screen;
   if ('html' in screen) screen.html = doc.querySelector(`[${CONTENT_ATTRIBUTE}]`)?.innerHTML ?? '';
+  payload.page.head = readHead(doc);
   return payload;
 }

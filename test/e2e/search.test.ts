@@ -157,8 +157,8 @@ describe('as you type', () => {
     await context.close();
   });
 
-  test('the last option leads to the full results page, by client navigation; back returns', async () => {
-    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/de/docs`);
+  test('the last option leads to the full results page, by client navigation made from the first page’s head, no page data fetched; back returns', async () => {
+    const { page, context, dataRequests } = await visit(e2e.browser, `${e2e.server.url}/de/docs`);
     await markWindow(page);
     await page.focus(BOX);
     await page.keyboard.type('Uberblick');
@@ -170,6 +170,9 @@ describe('as you type', () => {
     assert.match((await page.textContent('.search-results mark')) ?? '', /Überblick/);
     assert.equal(await page.inputValue(BOX), 'Uberblick');
     assert.equal(await page.getAttribute('meta[name="robots"]', 'content'), 'noindex');
+    // The header and the feed link came from the first page, read back from its document.
+    assert.match((await page.getAttribute('link[type="application/atom+xml"]', 'href')) ?? '', /\/de\/blog\/feed\.xml$/);
+    assert.deepEqual(dataRequests, [], 'no page data was fetched');
     assert.ok(await hasMarker(page));
     await page.goBack();
     await page.waitForURL(`${e2e.server.url}/de/docs`);
