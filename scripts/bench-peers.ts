@@ -96,7 +96,7 @@ const TARGETS: Target[] = [
     env: { RENDER: 'buffer' },
     measureJs: false,
   },
-  // The ceiling for polysite's page: its 23 KB and its headers (security headers, ETag...)
+  // The ceiling for polysite's page: its 22 KB and its headers (security headers, ETag...)
   // where the buffer above sends 10 KB and one header. What polysite's cached answer
   // costs beyond writing what it writes is the gap between these two rows.
   {
