@@ -41,7 +41,7 @@ export function documentRenderer({ store, manifest, monitoring, searchIndexes, m
     const kept = page.status === 200 && page.screen.screen !== 'search';
     let own = kept ? owns.get(page.path) : undefined;
     if (!own) {
-      // The page's data without the closing brace: the locale's part goes there.
+      // The page's data without the closing brace: `rest`, the same for every page, goes there.
       own = { before: documentStart(page, manifest, messageUrls[page.locale]!), data: serializePayload({ page }, '').slice(0, -1) };
       if (kept) owns.set(page.path, own);
     }
