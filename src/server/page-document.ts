@@ -24,28 +24,29 @@ type Deps = {
   messageUrls: MessageUrls;
 };
 
-/** Characters of page shells kept: the default site's 85 pages need 450,000; at 10,000 pages (11,000 a page) about 90 are kept. */
+/** Characters of page shells kept: the default site's 85 pages need 454,000 (5,300 a page); at 10,000 pages (about 11,000 a page) about 90 are kept. */
 const SHELL_CACHE_CHARS = 1024 * 1024;
 
 export function documentRenderer({ store, manifest, monitoring, searchIndexes, messageUrls }: Deps): DocumentRenderer {
   // What the embedded JSON holds beside the page (where each locale's messages and
   // search index are, the monitoring settings) is the same for every page: serialized once.
   const rest = serializePayloadRest({ messages: messageUrls, search: searchIndexes, ...(monitoring && { monitoring }) });
-  // What is the page's own in its shell, its head and its serialized data, is the same
-  // at every render of that page: made at its first render and kept, by page path, in a
-  // cache bounded by its characters (kept without a bound beside the page store's pages,
-  // at 10,000 pages, they came to 30 MB of heap). Search and not-found pages are made
-  // per request and are not kept.
-  const owns = new BoundedCache<{ before: string; data: string }>(SHELL_CACHE_CHARS, (own) => own.before.length + own.data.length);
+  // A page's shell, its head and its serialized data, is the same at every render of
+  // that page: made at its first render and kept, by page path, in a cache bounded by its
+  // characters (kept without a bound beside the page store's pages, at 10,000 pages, they
+  // came to 30 MB of heap). Search and not-found pages are made per request and are not kept.
+  const shells = new BoundedCache<DocumentShell>(SHELL_CACHE_CHARS, (shell) => shell.before.length + shell.after.length);
   const shellOf = (page: PageData): DocumentShell => {
     const kept = page.status === 200 && page.screen.screen !== 'search';
-    let own = kept ? owns.get(page.path) : undefined;
-    if (!own) {
-      // The page's data without the closing brace: `rest`, the same for every page, goes there.
-      own = { before: documentStart(page, manifest, messageUrls[page.locale]!), data: serializePayload({ page }, '').slice(0, -1) };
-      if (kept) owns.set(page.path, own);
+    let shell = kept ? shells.get(page.path) : undefined;
+    if (!shell) {
+      shell = {
+        before: documentStart(page, manifest, messageUrls[page.locale]!),
+        after: documentEnd(manifest, serializePayload({ page }, rest)),
+      };
+      if (kept) shells.set(page.path, shell);
     }
-    return { before: own.before, after: documentEnd(manifest, `${own.data}${rest}}`) };
+    return shell;
   };
   return (page, options) => {
     const app = createElement(App, { page, intl: store.intl(page.locale) });
