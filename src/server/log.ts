@@ -10,6 +10,12 @@ export type Logger = {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /**
+   * A line whose fields are already the text of one JSON object (`{"a":1}`), made by
+   * its caller: the access log's, written for every request, without an object and
+   * its `JSON.stringify` in between.
+   */
+  json(level: Exclude<LogLevel, 'silent'>, message: string, fields: string): void;
   /** Whether lines of this level are written: work done only to log one (the access log's listener) is skipped when not. */
   enabled(level: Exclude<LogLevel, 'silent'>): boolean;
 };
@@ -64,23 +70,19 @@ export function batchedStdout(sink: (text: string) => void = (text) => process.s
  * the time is formatted once per millisecond.
  */
 export function createLogger(write: (line: string) => void = batchedStdout(), level: LogLevel = 'info'): Logger {
-  const emit = (name: Exclude<LogLevel, 'silent'>) => {
-    if (RANK[name] < RANK[level]) return () => {};
-    const head = `","level":"${name}","msg":`;
-    return (message: string, fields?: Record<string, unknown>) => {
-      const json = fields ? JSON.stringify(withErrorsDescribed(fields)) : '{}';
-      const rest = json === '{}' ? '}' : `,${json.slice(1)}`;
-      write(`{"time":"${isoNow()}${head}${JSON.stringify(message)}${rest}\n`);
-    };
+  const enabled = (name: Exclude<LogLevel, 'silent'>) => RANK[name] >= RANK[level];
+  const heads = { debug: head('debug'), info: head('info'), warn: head('warn'), error: head('error') };
+  const json = (name: Exclude<LogLevel, 'silent'>, message: string, fields: string) => {
+    if (!enabled(name)) return;
+    const rest = fields === '{}' ? '}' : `,${fields.slice(1)}`;
+    write(`{"time":"${isoNow()}${heads[name]}${JSON.stringify(message)}${rest}\n`);
   };
-  return {
-    debug: emit('debug'),
-    info: emit('info'),
-    warn: emit('warn'),
-    error: emit('error'),
-    enabled: (name) => RANK[name] >= RANK[level],
-  };
+  const emit = (name: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) =>
+    json(name, message, fields ? JSON.stringify(withErrorsDescribed(fields)) : '{}');
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error'), json, enabled };
 }
+
+const head = (level: string) => `","level":"${level}","msg":`;
 
 /** The fields as they are, or a copy with each Error as what JSON can show of it. */
 function withErrorsDescribed(fields: Record<string, unknown>): Record<string, unknown> {

@@ -61,3 +61,15 @@ test('batched output writes nothing until a batch is due, then every line once, 
   assert.deepEqual(written.slice(3), [long], 'a line over 4 KB goes alone');
   for (const text of written) assert.ok(Buffer.byteLength(text) <= 4096 || text === long);
 });
+
+test('a line whose fields are already JSON text is written as one object, and only at its level', () => {
+  const { log, lines } = loggerAt('info');
+  log.json('info', 'request', '{"path":"/de/x\\"y","status":200}');
+  log.json('info', 'bare', '{}');
+  log.json('debug', 'hidden', '{"n":1}');
+  assert.equal(lines.length, 2);
+  const [entry, bare] = lines.map((line) => JSON.parse(line));
+  assert.deepEqual(Object.keys(entry), ['time', 'level', 'msg', 'path', 'status']);
+  assert.equal(entry.path, '/de/x"y');
+  assert.deepEqual(Object.keys(bare), ['time', 'level', 'msg']);
+});

@@ -289,6 +289,18 @@ describe('request ids and logs', () => {
     assert.ok(line.bytes > 1000 && typeof line.ms === 'number' && !Number.isNaN(Date.parse(line.time)));
     assert.ok(!server.lines.some((text) => text.includes('secret=1')), 'query strings are not logged');
   });
+
+  test('a path with quotes and backslashes is logged as one valid JSON line, with the path as sent', async () => {
+    const socket = connect(server.port, '127.0.0.1');
+    socket.write('GET /en/x"y\\z HTTP/1.1\r\nHost: x\r\nX-Request-Id: log-check-0002\r\nConnection: close\r\n\r\n');
+    await new Promise((resolve) => socket.on('close', resolve).resume());
+    await waitFor(() => server.lines.some((text) => text.includes('log-check-0002')));
+    const text = server.lines.find((line) => line.includes('log-check-0002'))!;
+    assert.match(text, /^\{[^\n]*\}$/);
+    const line = JSON.parse(text);
+    assert.equal(line.path, '/en/x"y\\z');
+    assert.equal(line.status, 400);
+  });
 });
 
 describe('limits', () => {

@@ -57,7 +57,14 @@ export async function startRelay(upstream: Pick<Upstream, 'port'>, options: Part
   const logs: string[] = [];
   const record = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
     void logs.push(JSON.stringify({ level, msg, ...fields }));
-  const log: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), enabled: () => true };
+  const log: Logger = {
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    json: (level, msg, fields) => record(level)(msg, JSON.parse(fields)),
+    enabled: () => true,
+  };
   const relay = createRelay({ dsn: parseDsn(dsnFor(upstream)), maxBytes: 64 * 1024, clientIp: () => CLIENT_IP, log, ...options });
   let app: Koa;
   if (harness.mount === 'relay-app') {
