@@ -89,7 +89,7 @@ describe('browser reports through the relay', () => {
     const page = await context.newPage();
     await page.route('**/de/docs', async (route) => {
       const response = await route.fetch();
-      const body = (await response.text()).replace(/"sidebar":\[.*?\],"previous"/s, '"sidebar":null,"previous"');
+      const body = (await response.text()).replace(/"nav":\[.*?\],"locales"/s, '"nav":null,"locales"');
       await route.fulfill({ response, body });
     });
     await page.goto(`${server.url}/de/docs`);

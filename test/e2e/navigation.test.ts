@@ -491,7 +491,7 @@ describe('the client-side error screen', () => {
     // Corrupt the embedded data so a screen throws while rendering.
     await page.route('**/ar/docs', async (route) => {
       const response = await route.fetch();
-      const body = (await response.text()).replace(/"sidebar":\[.*?\],"previous"/s, '"sidebar":null,"previous"');
+      const body = (await response.text()).replace(/"nav":\[.*?\],"locales"/s, '"nav":null,"locales"');
       await route.fulfill({ response, body });
     });
     await page.goto(`${e2e.server.url}/ar/docs`);
@@ -525,7 +525,7 @@ describe('the client-side error screen', () => {
     // Both the page data and the document of /en/docs are broken, so the one reload fails too.
     const corrupt = async (route: Route) => {
       const response = await route.fetch();
-      const body = (await response.text()).replace(/"sidebar":\[.*?\],"previous"/s, '"sidebar":null,"previous"');
+      const body = (await response.text()).replace(/"nav":\[.*?\],"locales"/s, '"nav":null,"locales"');
       await route.fulfill({ response, body });
     };
     await page.route('**/_data/**/en/docs.json*', corrupt);

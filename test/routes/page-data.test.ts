@@ -38,7 +38,7 @@ test('a payload with its shared part serialized ahead is the same JSON, escaped'
     const json = serializePayload(payload, serializePayloadRest(payload));
     assert.equal(json, serializePayload(payload));
     assert.doesNotMatch(json, /<|>|&/);
-    assert.deepEqual(JSON.parse(json), { ...payload, page: { ...page, head: null, screen: { ...page.screen, html: '' } } });
+    assert.deepEqual(JSON.parse(json), { ...payload, page: { ...page, head: null, locales: [], screen: { ...page.screen, html: '' } } });
   }
 });
 
@@ -54,6 +54,25 @@ test('the embedded payload leaves out the head (the document’s <head> holds it
   const json = serializePayload({ page });
   assert.doesNotMatch(json, /Only in the|WebSite|feed\.xml/);
   assert.equal(JSON.parse(json).page.head, null);
+});
+
+test('the embedded payload leaves out the language switcher, and a docs page’s tree and contents (the document shows them, and the browser reads them back)', () => {
+  const page = makePage('<p>x</p>');
+  page.locales = [{ locale: 'de', name: 'Deutsch only-in-the-switcher', path: '/de/ueber', dir: 'ltr' }];
+  page.screen = {
+    screen: 'docs',
+    title: 'T',
+    html: '<p>x</p>',
+    sidebar: [{ title: 'Only in the tree', path: '/en/docs/a', children: [] }],
+    toc: [{ id: 'only-in-the-contents', text: 'Contents', level: 2 }],
+    previous: { title: 'Before', path: '/en/docs/before' },
+    next: null,
+  };
+  const json = serializePayload({ page });
+  assert.doesNotMatch(json, /only-in-the|Only in the/);
+  const { screen, locales } = JSON.parse(json).page;
+  assert.deepEqual(locales, []);
+  assert.deepEqual(screen, { ...page.screen, html: '', sidebar: [], toc: [] }, 'the rest of the screen stays');
 });
 
 function makePage(html: string): PageData {

@@ -163,7 +163,11 @@ describe('cached answers', () => {
       const answer = await ask(quiet.base, PAGE, { 'X-Request-Id': 'visitor-chosen-id-43' });
       assert.equal(answer.headers['x-request-id'], 'visitor-chosen-id-43', 'the request id is still sent');
       await ask(lane.base, PAGE);
-      assert.deepEqual(quiet.closeListeners.slice(-1), lane.closeListeners.slice(-1), "as many 'close' listeners as at info, where the line is written at once");
+      assert.deepEqual(
+        quiet.closeListeners.slice(-1),
+        lane.closeListeners.slice(-1),
+        "as many 'close' listeners as at info, where the line is written at once",
+      );
       assert.equal(quiet.lifecycle.inFlight, 0);
       assert.deepEqual(quiet.lines, []);
     } finally {

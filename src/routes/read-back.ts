@@ -1,0 +1,65 @@
+import type { Direction } from '../i18n/locales.ts';
+import type { Heading, LocaleLink, NavNode } from './types.ts';
+
+// The parts of a page's data that its document already shows in full, read back
+// from the markup that shows them: the embedded page data leaves them out
+// (page-data.ts#serializePayload), so a first load carries them once. Each reader
+// is the inverse of one component, and must change with it:
+//   readLocales  <- LanguageSwitcher (language-switcher.tsx)
+//   readSidebar  <- Docs' Tree (screens/docs.tsx)
+//   readToc      <- Docs' Contents (screens/docs.tsx)
+// test/e2e/read-back.test.ts reads every page of the site back in Chromium and
+// compares it with the same page's JSON.
+
+/** The language switcher's entries: every locale, with this page's path in it. */
+export function readLocales(doc: ParentNode): LocaleLink[] {
+  return [...doc.querySelectorAll('.language-switcher a[data-locale-switch]')].map((link) => ({
+    locale: link.getAttribute('data-locale-switch')!,
+    name: link.textContent ?? '',
+    path: link.getAttribute('href')!,
+    dir: link.getAttribute('dir') as Direction,
+  }));
+}
+
+/** The docs tree as the sidebar shows it (open sections with their children, the rest closed). */
+export function readSidebar(doc: ParentNode): NavNode[] {
+  const list = doc.querySelector('.docs-sidebar > ul');
+  return list ? treeFrom(list) : [];
+}
+
+function treeFrom(list: Element): NavNode[] {
+  const nodes: NavNode[] = [];
+  for (const item of list.children) {
+    const link = item.querySelector(':scope > a')!;
+    const lang = link.getAttribute('lang');
+    const inner = item.querySelector(':scope > ul');
+    nodes.push({
+      title: link.textContent ?? '',
+      path: link.getAttribute('href')!,
+      ...(lang !== null && { lang }),
+      children: inner ? treeFrom(inner) : [],
+    });
+  }
+  return nodes;
+}
+
+/**
+ * "On this page" as its nested list shows it. A heading's level is its depth in
+ * the list (2 outside, 3 within): what Contents nests by, so the list renders
+ * the same, but an h3 that comes before any h2 reads back as 2.
+ */
+export function readToc(doc: ParentNode): Heading[] {
+  const list = doc.querySelector('.toc nav > ol');
+  const headings: Heading[] = [];
+  if (list) collectHeadings(list, 2, headings);
+  return headings;
+}
+
+function collectHeadings(list: Element, level: number, into: Heading[]): void {
+  for (const item of list.children) {
+    const link = item.querySelector(':scope > a')!;
+    into.push({ id: link.getAttribute('href')!.slice(1), text: link.textContent ?? '', level });
+    const inner = item.querySelector(':scope > ol');
+    if (inner) collectHeadings(inner, level + 1, into);
+  }
+}
