@@ -21,7 +21,7 @@ import { busySeconds } from './bench/cpu-busy.ts';
 import { firstLoadJs } from './bench/first-load-js.ts';
 import { preparePeer, type Peer } from './bench/prepare-peer.ts';
 import { canPin, cpuSeconds, exited, killLiveGroups, liveGroups, peakRssMb, startGroup, stopGroup } from './bench/process-group.ts';
-import { peerTable, type Measured, type Outcome } from './bench/peer-table.ts';
+import { pairedSummary, peerTable, type Measured, type Outcome } from './bench/peer-table.ts';
 import { startServer } from './bench/start-server.ts';
 
 const PEERS_DIR = join(ROOT_DIR, 'bench', 'peers');
@@ -96,7 +96,7 @@ const TARGETS: Target[] = [
     env: { RENDER: 'buffer' },
     measureJs: false,
   },
-  // The ceiling for polysite's page: its 22 KB and its headers (security headers, ETag...)
+  // The ceiling for polysite's page: its 20 KB and its headers (security headers, ETag...)
   // where the buffer above sends 10 KB and one header. What polysite's cached answer
   // costs beyond writing what it writes is the gap between these two rows.
   {
@@ -128,7 +128,9 @@ const TARGETS: Target[] = [
   },
 ];
 
-const USAGE = 'npm run bench:peers -- [--duration 10] [--warmup 3] [--connections 32] [--only name,name] [--rebuild]';
+const USAGE =
+  'npm run bench:peers -- [--duration 10] [--warmup 3] [--connections 32] [--only name,name] [--rebuild]\n' +
+  '       npm run bench:peers -- --pair buffer,polysite [--turns 10] [--turn 3] [--warmup 3] [--connections 32]';
 
 async function main() {
   const { values: flags } = parseArgs({
@@ -138,6 +140,9 @@ async function main() {
       connections: { type: 'string', default: '32' },
       only: { type: 'string' },
       rebuild: { type: 'boolean', default: false },
+      pair: { type: 'string' },
+      turns: { type: 'string', default: '10' },
+      turn: { type: 'string', default: '3' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -148,7 +153,8 @@ async function main() {
   if (unknown?.length) throw new Error(`unknown target ${unknown.join(', ')}; targets: ${TARGETS.map((target) => target.name).join(', ')}`);
   if (Object.values(settings).some((value) => !(value > 0)))
     throw new Error('--duration, --warmup and --connections take positive numbers');
-  const targets = TARGETS.filter((target) => !only || only.includes(target.name));
+  const paired = flags.pair?.split(',').map((name) => name.trim());
+  const targets = TARGETS.filter((target) => (paired ? paired.includes(target.name) : !only || only.includes(target.name)));
 
   for (const peer of new Set(targets.flatMap((target) => (target.peer ? [target.peer] : []))))
     await preparePeer(PEERS[peer]!, { fixtureDir: join(PEERS_DIR, 'fixture'), force: flags.rebuild });
@@ -163,6 +169,15 @@ async function main() {
   // From here on this process is the load generator: keep it off the server's CPU.
   if (canPin) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
   mkdirSync(LOG_DIR, { recursive: true });
+  if (paired) {
+    const turns = { turns: Number(flags.turns), turn: Number(flags.turn) };
+    if (!(turns.turns > 0 && turns.turn > 0)) throw new Error('--turns and --turn take positive numbers');
+    console.log(
+      `${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model.trim()}, load average ${loadAtStart.toFixed(1)}; Node ${process.version}`,
+    );
+    await pairedTurns(paired, { ...settings, ...turns });
+    return;
+  }
   const outcomes: Outcome[] = [];
   for (const target of targets) {
     const label = target.label.replace(/\{([\w-]+)\}/g, (_, pkg: string) => version(target.peer!, pkg).split('.')[0]!);
@@ -192,7 +207,8 @@ async function main() {
   if (outcomes.some((outcome) => 'failed' in outcome)) process.exitCode = 1;
 }
 
-async function measure(target: Target, settings: { duration: number; warmup: number; connections: number }): Promise<Measured> {
+/** Starts the target's server on CPU 0 and checks that it serves the benchmark page. */
+async function startTarget(target: Target): Promise<Awaited<ReturnType<typeof startServer>>> {
   const replayed = target.replaysPolysite && (await capturePolysiteAnswer());
   const server = await startServer(target.command, {
     cwd: target.peer ? PEERS[target.peer]!.dir : ROOT_DIR,
@@ -201,9 +217,15 @@ async function measure(target: Target, settings: { duration: number; warmup: num
     logFile: join(LOG_DIR, `${target.name}.log`),
     cpu: 0,
   });
+  const expected = target.expect ?? BENCH_MARKER;
+  if (server.firstBody.includes(expected)) return server;
+  await stopGroup(server.group);
+  throw new Error(`${target.name} answered 200 without the benchmark page (no ${expected})`);
+}
+
+async function measure(target: Target, settings: { duration: number; warmup: number; connections: number }): Promise<Measured> {
+  const server = await startTarget(target);
   try {
-    const expected = target.expect ?? BENCH_MARKER;
-    if (!server.firstBody.includes(expected)) throw new Error(`answered 200 without the benchmark page (no ${expected})`);
     process.stderr.write(
       `[${target.name}] first 200 after ${server.coldStartMs} ms; warm-up ${settings.warmup} s, load ${settings.duration} s\n`,
     );
@@ -234,6 +256,43 @@ async function measure(target: Target, settings: { duration: number; warmup: num
     };
   } finally {
     await stopGroup(server.group);
+  }
+}
+
+/**
+ * `--pair a,b`: both servers up at once (both pinned to CPU 0, the one not under load idle),
+ * then `turns` turns of `turn` seconds each, alternating which goes first: each turn's ratio
+ * is b's req per CPU-s over a's just before or after it. Measured minutes apart, the two
+ * figures of a ratio meet different states of a shared host (the buffer peer alone gave
+ * 31,090-45,252 req per CPU-s in runs of one day); side by side, they meet the same.
+ */
+async function pairedTurns(names: string[], settings: { turns: number; turn: number; warmup: number; connections: number }): Promise<void> {
+  const pair = names.map((name) => TARGETS.find((target) => target.name === name));
+  if (pair.length !== 2 || pair.some((target) => !target))
+    throw new Error(`--pair takes two targets: ${TARGETS.map((target) => target.name).join(', ')}`);
+  const [a, b] = pair as [Target, Target];
+  const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+  try {
+    for (const target of [a, b]) servers.push(await startTarget(target));
+    const turn = async (index: number, duration: number) => {
+      const server = servers[index]!;
+      const before = cpuSeconds(server.group);
+      const result = await autocannon({ url: server.url, connections: settings.connections, duration });
+      if (result.non2xx || result.errors) throw new Error(`${[a, b][index]!.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return result.requests.total / (cpuSeconds(server.group) - before);
+    };
+    for (const index of [0, 1]) await turn(index, settings.warmup);
+    const figures: [number, number][] = [];
+    for (let i = 0; i < settings.turns; i++) {
+      const order = i % 2 === 0 ? [0, 1] : [1, 0];
+      const pairFigures: number[] = [];
+      for (const index of order) pairFigures[index] = await turn(index, settings.turn);
+      figures.push([pairFigures[0]!, pairFigures[1]!]);
+      process.stderr.write(`[pair] turn ${i + 1}: ${a.name} ${Math.round(pairFigures[0]!)}, ${b.name} ${Math.round(pairFigures[1]!)}\n`);
+    }
+    console.log(pairedSummary(a.name, b.name, figures, settings));
+  } finally {
+    await Promise.all(servers.map((server) => stopGroup(server.group)));
   }
 }
 

@@ -114,3 +114,18 @@ function whole(value: number): string {
 function times(value: number): string {
   return `${value.toFixed(value < 1 ? 2 : 1)}x`;
 }
+
+/** The pair's figures: each side's median req per CPU-s, and b / a per turn, median first. */
+export function pairedSummary(a: string, b: string, figures: [number, number][], settings: { turns: number; turn: number }): string {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((x, y) => x - y);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  const ratios = figures.map(([x, y]) => y / x);
+  return (
+    `${settings.turns} paired turns of ${settings.turn} s, alternating: ${b} / ${a} = ${median(ratios).toFixed(2)}x (median; ` +
+    `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x), ` +
+    `${a} ${whole(median(figures.map(([x]) => x)))} and ${b} ${whole(median(figures.map(([, y]) => y)))} req per CPU-s (medians)`
+  );
+}

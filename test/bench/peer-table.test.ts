@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { peerTable, type Measured, type Outcome } from '../../scripts/bench/peer-table.ts';
+import { pairedSummary, peerTable, type Measured, type Outcome } from '../../scripts/bench/peer-table.ts';
 
 function measured(name: string, label: string, perCpuSecond: number, overrides: Partial<Measured> = {}): Outcome {
   return {
@@ -63,4 +63,17 @@ test("with polysite's own answer replayed from the buffer, the cached row's rati
   );
   assert.match(withReplay, /render cache on: 0\.50x the precomputed buffer, 0\.80x its own answer from a buffer\./);
   assert.match(withReplay, /^\| polysite's answer from one precomputed buffer \| 25,000 \| 10 \| 96 \| 387 \| - \|$/m);
+});
+
+test('paired turns are summed up by the median of the per-turn ratios, not the ratio of the medians, with their range', () => {
+  const figures: [number, number][] = [
+    [40_000, 24_000],
+    [30_000, 21_000],
+    [44_000, 22_000],
+    [42_000, 25_200],
+  ];
+  assert.equal(
+    pairedSummary('buffer', 'polysite', figures, { turns: 4, turn: 3 }),
+    '4 paired turns of 3 s, alternating: polysite / buffer = 0.60x (median; 0.50-0.70x), buffer 41,000 and polysite 23,000 req per CPU-s (medians)',
+  );
 });
