@@ -20,6 +20,7 @@ import { ROOT_DIR } from '../src/server/config.ts';
 import { busySeconds } from './bench/cpu-busy.ts';
 import { firstLoadJs } from './bench/first-load-js.ts';
 import { preparePeer, type Peer } from './bench/prepare-peer.ts';
+import { loadInTurns } from './bench/turns.ts';
 import { canPin, cpuSeconds, exited, killLiveGroups, liveGroups, peakRssMb, startGroup, stopGroup } from './bench/process-group.ts';
 import { pairedSummary, peerTable, type Measured, type Outcome } from './bench/peer-table.ts';
 import { startServer } from './bench/start-server.ts';
@@ -274,23 +275,14 @@ async function pairedTurns(names: string[], settings: { turns: number; turn: num
   const servers: Awaited<ReturnType<typeof startServer>>[] = [];
   try {
     for (const target of [a, b]) servers.push(await startTarget(target));
-    const turn = async (index: number, duration: number) => {
-      const server = servers[index]!;
-      const before = cpuSeconds(server.group);
-      const result = await autocannon({ url: server.url, connections: settings.connections, duration });
-      if (result.non2xx || result.errors) throw new Error(`${[a, b][index]!.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      return result.requests.total / (cpuSeconds(server.group) - before);
-    };
-    for (const index of [0, 1]) await turn(index, settings.warmup);
-    const figures: [number, number][] = [];
-    for (let i = 0; i < settings.turns; i++) {
-      const order = i % 2 === 0 ? [0, 1] : [1, 0];
-      const pairFigures: number[] = [];
-      for (const index of order) pairFigures[index] = await turn(index, settings.turn);
-      figures.push([pairFigures[0]!, pairFigures[1]!]);
-      process.stderr.write(`[pair] turn ${i + 1}: ${a.name} ${Math.round(pairFigures[0]!)}, ${b.name} ${Math.round(pairFigures[1]!)}\n`);
-    }
-    console.log(pairedSummary(a.name, b.name, figures, settings));
+    const [base, other] = servers.map((server) => ({ url: server.url, cpuSeconds: () => cpuSeconds(server.group) }));
+    const turns = await loadInTurns(base!, other!, {
+      rounds: settings.turns,
+      turnSeconds: settings.turn,
+      warmupSeconds: settings.warmup,
+      connections: settings.connections,
+    });
+    console.log(pairedSummary(a.name, b.name, turns, settings));
   } finally {
     await Promise.all(servers.map((server) => stopGroup(server.group)));
   }

@@ -46,6 +46,7 @@ import {
   stop,
 } from './bench/harness.ts';
 import { generateLargeSite } from './large-site.ts';
+import { loadInTurns, type Turns } from './bench/turns.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -150,7 +151,7 @@ async function largeSitePass(pages: number) {
           [copied, large],
         ];
         for (const [base, path] of pairs) {
-          const turns = await loadInTurns({ server: servers.default, path: base }, { server: servers.large, path }, LARGE_ROUNDS);
+          const turns = await inTurns({ server: servers.default, path: base }, { server: servers.large, path }, LARGE_ROUNDS);
           const perCpu = (side: 'base' | 'other') => turns[side].requests / turns[side].cpu;
           comparisons.push(
             `| ${mode} | \`${base}\` | \`${path}\` | ${fmt(perCpu('base'))} | ${fmt(perCpu('other'))} | **${percent(perCpu('other') / perCpu('base'))}** | ${percent(median(turns.ratios))} (${spread(turns.ratios)}) |`,
@@ -387,7 +388,7 @@ async function loadInterleaved(servers: Record<Setting, Server>, path: string, t
   // the warm-up: loading the relay is a one-off (~0.1-0.2 s of CPU, compiling and collecting
   // for a moment after), which would otherwise land in the first measured turn.
   await relayEnvelope(servers.on);
-  const turns = await loadInTurns({ server: servers.off, path }, { server: servers.on, path }, MONITORING_ROUNDS);
+  const turns = await inTurns({ server: servers.off, path }, { server: servers.on, path }, MONITORING_ROUNDS);
   tally.ratios.push(...turns.ratios);
   tally.off.requests += turns.base.requests;
   tally.off.cpu += turns.base.cpu;
@@ -397,38 +398,16 @@ async function loadInterleaved(servers: Record<Setting, Server>, path: string, t
 }
 
 type Target = { server: Server; path: string };
-type Turns = Record<'base' | 'other', { requests: number; cpu: number }> & {
-  /** Each turn's req per CPU-s of `other` over `base`'s next to it. */
-  ratios: number[];
-};
 
-/**
- * Two servers run side by side (one idle while the other is loaded), each on its URL,
- * after a warm-up, and take short turns, base-other then other-base: load on the
- * shared machine changes from second to second, and this way both see the same.
- */
-async function loadInTurns(base: Target, other: Target, rounds: number): Promise<Turns> {
-  const targets = { base, other };
-  const turns: Turns = { base: { requests: 0, cpu: 0 }, other: { requests: 0, cpu: 0 }, ratios: [] };
-  for (const { server, path } of [base, other])
-    await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: WARMUP_SECONDS });
-  for (let round = 0; round < rounds; round++) {
-    const perCpu = { base: 0, other: 0 };
-    for (const side of round % 2 ? (['other', 'base'] as const) : (['base', 'other'] as const)) {
-      const { server, path } = targets[side];
-      const pid = server.child.pid!;
-      const cpuBefore = cpuSeconds(pid);
-      const result = await autocannon({ url: server.url + path, connections: CONNECTIONS, duration: TURN_SECONDS });
-      const cpu = cpuSeconds(pid) - cpuBefore;
-      // A comparison of anything but two pages served whole (a 404, a redirect, refused connections) is no comparison.
-      if (result.non2xx || result.errors) throw new Error(`${path}: ${result.non2xx} answers not 2xx, ${result.errors} errors in a turn`);
-      turns[side].requests += result.requests.total;
-      turns[side].cpu += cpu;
-      perCpu[side] = result.requests.total / cpu;
-    }
-    turns.ratios.push(perCpu.other / perCpu.base);
-  }
-  return turns;
+/** loadInTurns (scripts/bench/turns.ts) on two servers of this bench, with its turn settings. */
+function inTurns(base: Target, other: Target, rounds: number): Promise<Turns> {
+  const turnTarget = ({ server, path }: Target) => ({ url: server.url + path, cpuSeconds: () => cpuSeconds(server.child.pid!) });
+  return loadInTurns(turnTarget(base), turnTarget(other), {
+    rounds,
+    turnSeconds: TURN_SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    connections: CONNECTIONS,
+  });
 }
 
 async function relayEnvelope(server: Server) {

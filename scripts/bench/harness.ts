@@ -125,8 +125,5 @@ export function fmt(value: number): string {
   return Math.round(value).toLocaleString('en');
 }
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+// Kept with the turns it summarises (turns.ts, which has no side effects to import).
+export { median } from './turns.ts';

@@ -1,3 +1,5 @@
+import { median, type Turns } from './turns.ts';
+
 /**
  * The markdown `npm run bench:peers` prints: the README's table (one row per target, polysite's
  * rows with the ratio the README quotes), the ratios between polysite and its closest peers,
@@ -115,17 +117,13 @@ function times(value: number): string {
   return `${value.toFixed(value < 1 ? 2 : 1)}x`;
 }
 
-/** The pair's figures: each side's median req per CPU-s, and b / a per turn, median first. */
-export function pairedSummary(a: string, b: string, figures: [number, number][], settings: { turns: number; turn: number }): string {
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((x, y) => x - y);
-    const middle = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  };
-  const ratios = figures.map(([x, y]) => y / x);
+/** The pair's figures: b / a per turn (the median, and the range), and each side's req per CPU-s over all its turns. */
+export function pairedSummary(a: string, b: string, turns: Turns, settings: { turns: number; turn: number }): string {
+  const { ratios } = turns;
+  const perCpu = (side: 'base' | 'other') => whole(turns[side].requests / turns[side].cpu);
   return (
     `${settings.turns} paired turns of ${settings.turn} s, alternating: ${b} / ${a} = ${median(ratios).toFixed(2)}x (median; ` +
     `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x), ` +
-    `${a} ${whole(median(figures.map(([x]) => x)))} and ${b} ${whole(median(figures.map(([, y]) => y)))} req per CPU-s (medians)`
+    `${a} ${perCpu('base')} and ${b} ${perCpu('other')} req per CPU-s over all turns`
   );
 }

@@ -65,15 +65,10 @@ test("with polysite's own answer replayed from the buffer, the cached row's rati
   assert.match(withReplay, /^\| polysite's answer from one precomputed buffer \| 25,000 \| 10 \| 96 \| 387 \| - \|$/m);
 });
 
-test('paired turns are summed up by the median of the per-turn ratios, not the ratio of the medians, with their range', () => {
-  const figures: [number, number][] = [
-    [40_000, 24_000],
-    [30_000, 21_000],
-    [44_000, 22_000],
-    [42_000, 25_200],
-  ];
+test('paired turns are summed up by the median of the per-turn ratios, not the ratio of the totals, with their range', () => {
+  const turns = { base: { requests: 120_000, cpu: 3 }, other: { requests: 66_000, cpu: 3 }, ratios: [0.6, 0.7, 0.5, 0.6] };
   assert.equal(
-    pairedSummary('buffer', 'polysite', figures, { turns: 4, turn: 3 }),
-    '4 paired turns of 3 s, alternating: polysite / buffer = 0.60x (median; 0.50-0.70x), buffer 41,000 and polysite 23,000 req per CPU-s (medians)',
+    pairedSummary('buffer', 'polysite', turns, { turns: 4, turn: 3 }),
+    '4 paired turns of 3 s, alternating: polysite / buffer = 0.60x (median; 0.50-0.70x), buffer 40,000 and polysite 22,000 req per CPU-s over all turns',
   );
 });
