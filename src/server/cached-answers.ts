@@ -13,8 +13,9 @@ import { HTTPS_ONLY_HEADER, requestOverHttps } from './security-headers.ts';
  * The first answer for a page in each encoding goes through the whole app, and
  * pages.ts records the headers it was sent with beside the body (rememberAnswer).
  * From then on, a plain GET for that page's exact URL is a lookup and one write:
- * the same status, headers and bytes, with this request's own id, https header,
- * access log line and place in the drain count. The line is written right after the
+ * the same status, headers and bytes, with this request's own id, https header
+ * and access log line, and a place in the drain count while the socket has not
+ * taken the whole answer (rarely: it is one write). The line is written right after the
  * write, not from a 'close' listener: its `ms` is the time to hand the whole answer
  * to the socket, and in paired bench turns the listener and the closure it kept
  * until 'close' cost 5-7 % of a cached answer's req per CPU-s. Everything else goes to Koa:
@@ -56,12 +57,12 @@ export function cachedAnswers({
 
     const incoming = headers['x-request-id'];
     const id = requestIdOf(typeof incoming === 'string' ? incoming : undefined);
-    lifecycle.track(res);
     const line = accessLine(log, req, res, { id, path: url });
     const sent = ['X-Request-Id', id, ...sentWith];
     if (requestOverHttps(req, trustProxy)) sent.push(...HTTPS_ONLY_HEADER);
     res.writeHead(200, sent);
     res.end(stored.get(encoding));
+    lifecycle.trackUnlessWritten(res);
     line?.(true);
     return true;
   };

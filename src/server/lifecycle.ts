@@ -43,6 +43,15 @@ export class Lifecycle {
     });
   }
 
+  /**
+   * For an answer already ended: counts it only if the socket has not taken all of it
+   * yet. Most cached answers are one write the kernel takes at once, and then there is
+   * nothing left in flight to wait for, nor a listener to keep until 'close'.
+   */
+  trackUnlessWritten(res: ServerResponse): void {
+    if (!res.writableFinished) this.track(res);
+  }
+
   middleware(): Middleware {
     return async (ctx, next) => {
       if (this.#draining) {

@@ -66,9 +66,9 @@ describe('a page the render cache holds, answered again (the real site)', () => 
  * The lane alone, in front of a real Koa app that answers one kept page the way
  * pages.ts does and counts the requests that reach it.
  */
-async function laneBeforeApp({ trustProxy = 0, logLevel = 'info' as LogLevel } = {}) {
-  const pages = new RenderCache(1024 * 1024);
-  pages.set(PAGE, new StoredBody(HTML, pages.arena));
+async function laneBeforeApp({ trustProxy = 0, logLevel = 'info' as LogLevel, html = HTML } = {}) {
+  const pages = new RenderCache(64 * 1024 * 1024);
+  pages.set(PAGE, new StoredBody(html, pages.arena));
   const lifecycle = new Lifecycle();
   const lines: string[] = [];
   /** 'close' listeners on each response the lane answered, once it had answered. */
@@ -156,7 +156,14 @@ describe('cached answers', () => {
     );
   });
 
-  test('below the info level, an answer logs nothing and listens for nothing but the drain count', async () => {
+  test("an answer the socket took whole is not counted in flight, and has no 'close' listener", async () => {
+    await ask(lane.base, PAGE);
+    await ask(lane.base, PAGE);
+    assert.equal(lane.closeListeners.at(-1), 0);
+    assert.equal(lane.lifecycle.inFlight, 0);
+  });
+
+  test('below the info level, an answer logs nothing and listens for nothing', async () => {
     const quiet = await laneBeforeApp({ logLevel: 'warn' });
     try {
       await ask(quiet.base, PAGE);
@@ -187,6 +194,39 @@ describe('cached answers', () => {
     assert.equal(await lane.reaches('/en/PAGE'), true);
     assert.equal(await lane.reaches('/en/other'), true);
   });
+});
+
+test('an answer larger than the socket takes at once is in flight until the reader has it all', async () => {
+  // 16 MB: more than loopback socket buffers hold while the client is not reading.
+  const big = Buffer.concat([Buffer.from('<!DOCTYPE html><p>'), Buffer.alloc(16 * 1024 * 1024, 'a'), Buffer.from('THE END</p>')]);
+  const lane = await laneBeforeApp({ html: big });
+  try {
+    await ask(lane.base, PAGE);
+    assert.equal(lane.lifecycle.inFlight, 0);
+    const url = new URL(lane.base);
+    const { whileUnread, length } = await new Promise<{ whileUnread: number[]; length: number }>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: PAGE }, (res) => {
+        res.pause();
+        setTimeout(() => {
+          // The lane's answers so far, and what is in flight, while the client reads nothing.
+          const whileUnread = [lane.closeListeners.length, lane.lifecycle.inFlight];
+          let length = 0;
+          res.on('data', (chunk: Buffer) => {
+            length += chunk.length;
+          });
+          res.on('end', () => resolve({ whileUnread, length }));
+          res.resume();
+        }, 200);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.deepEqual(whileUnread, [1, 1], 'answered by the lane, and in flight while it is not all written');
+    assert.equal(length, big.length);
+    await waitFor(() => lane.lifecycle.inFlight === 0);
+  } finally {
+    lane.close();
+  }
 });
 
 test('a form of the page not sent once yet goes to the app', async () => {
