@@ -22,7 +22,7 @@ import { firstLoadJs } from './bench/first-load-js.ts';
 import { preparePeer, type Peer } from './bench/prepare-peer.ts';
 import { loadInTurns } from './bench/turns.ts';
 import { canPin, cpuSeconds, exited, killLiveGroups, liveGroups, peakRssMb, startGroup, stopGroup } from './bench/process-group.ts';
-import { pairedSummary, peerTable, type Measured, type Outcome } from './bench/peer-table.ts';
+import { PAIRED_RATIOS, pairedSummary, peerTable, type Measured, type Outcome } from './bench/peer-table.ts';
 import { startServer } from './bench/start-server.ts';
 
 const PEERS_DIR = join(ROOT_DIR, 'bench', 'peers');
@@ -131,7 +131,8 @@ const TARGETS: Target[] = [
 
 const USAGE =
   'npm run bench:peers -- [--duration 10] [--warmup 3] [--connections 32] [--only name,name] [--rebuild]\n' +
-  '       npm run bench:peers -- --pair buffer,polysite [--turns 10] [--turn 3] [--warmup 3] [--connections 32]';
+  '       npm run bench:peers -- --pair buffer,polysite [--turns 10] [--turn 3] [--warmup 3] [--connections 32]\n' +
+  'A whole run ends with paired turns for the ratios the targets are stated in (--turns, --turn; --skip-pairs leaves them out).';
 
 async function main() {
   const { values: flags } = parseArgs({
@@ -144,6 +145,7 @@ async function main() {
       pair: { type: 'string' },
       turns: { type: 'string', default: '10' },
       turn: { type: 'string', default: '3' },
+      'skip-pairs': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -170,13 +172,13 @@ async function main() {
   // From here on this process is the load generator: keep it off the server's CPU.
   if (canPin) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
   mkdirSync(LOG_DIR, { recursive: true });
+  const turns = { turns: Number(flags.turns), turn: Number(flags.turn) };
+  if (!(turns.turns > 0 && turns.turn > 0)) throw new Error('--turns and --turn take positive numbers');
   if (paired) {
-    const turns = { turns: Number(flags.turns), turn: Number(flags.turn) };
-    if (!(turns.turns > 0 && turns.turn > 0)) throw new Error('--turns and --turn take positive numbers');
     console.log(
       `${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model.trim()}, load average ${loadAtStart.toFixed(1)}; Node ${process.version}`,
     );
-    await pairedTurns(paired, { ...settings, ...turns });
+    console.log(await pairedTurns(paired, { ...settings, ...turns }));
     return;
   }
   const outcomes: Outcome[] = [];
@@ -188,6 +190,19 @@ async function main() {
     } catch (error) {
       process.stderr.write(`[${target.name}] failed: ${(error as Error).message}\n`);
       outcomes.push({ label, name: target.name, failed: (error as Error).message.split('\n')[0]! });
+    }
+  }
+
+  // The ratios the targets are stated in, measured again side by side (see pairedTurns).
+  const pairs: string[] = [];
+  for (const pair of flags['skip-pairs'] ? [] : PAIRED_RATIOS) {
+    if (!pair.every((name) => outcomes.some((outcome) => outcome.name === name && !('failed' in outcome)))) continue;
+    process.stderr.write(`\n[${pair.join(' / ')}] paired turns\n`);
+    try {
+      pairs.push(await pairedTurns(pair, { ...settings, ...turns }));
+    } catch (error) {
+      process.stderr.write(`[${pair.join(' / ')}] failed: ${(error as Error).message}\n`);
+      pairs.push(`${pair[1]} / ${pair[0]}: failed: ${(error as Error).message.split('\n')[0]}`);
     }
   }
 
@@ -203,6 +218,7 @@ async function main() {
         `${canPin ? ', server on CPU 0, load generator on CPU 1' : ' (no taskset: server and load generator share the CPUs)'}; ` +
         `${cpus().length} x ${cpus()[0]?.model.trim()}, Linux ${release()}, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end; ` +
         `Node ${process.version}; ${versions.join(', ')}`,
+      pairs,
     }),
   );
   if (outcomes.some((outcome) => 'failed' in outcome)) process.exitCode = 1;
@@ -267,7 +283,10 @@ async function measure(target: Target, settings: { duration: number; warmup: num
  * figures of a ratio meet different states of a shared host (the buffer peer alone gave
  * 31,090-45,252 req per CPU-s in runs of one day); side by side, they meet the same.
  */
-async function pairedTurns(names: string[], settings: { turns: number; turn: number; warmup: number; connections: number }): Promise<void> {
+async function pairedTurns(
+  names: readonly string[],
+  settings: { turns: number; turn: number; warmup: number; connections: number },
+): Promise<string> {
   const pair = names.map((name) => TARGETS.find((target) => target.name === name));
   if (pair.length !== 2 || pair.some((target) => !target))
     throw new Error(`--pair takes two targets: ${TARGETS.map((target) => target.name).join(', ')}`);
@@ -282,7 +301,7 @@ async function pairedTurns(names: string[], settings: { turns: number; turn: num
       warmupSeconds: settings.warmup,
       connections: settings.connections,
     });
-    console.log(pairedSummary(a.name, b.name, turns, settings));
+    return pairedSummary(a.name, b.name, turns, settings);
   } finally {
     await Promise.all(servers.map((server) => stopGroup(server.group)));
   }

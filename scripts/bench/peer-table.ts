@@ -51,7 +51,18 @@ const RATIOS: [ours: string, heading: string, [peer: string, label: string][]][]
   ],
 ];
 
-export function peerTable(outcomes: Outcome[], options: { heading: string }): string {
+/**
+ * The ratios the performance targets are stated in (cached vs the precomputed buffer,
+ * uncached vs bare React), as [base, other]: a whole `npm run bench:peers` run measures
+ * them again in paired turns after the table, since the table's own figures for two
+ * targets are measured a minute or more apart.
+ */
+export const PAIRED_RATIOS: readonly (readonly [base: string, other: string])[] = [
+  ['buffer', 'polysite'],
+  ['bare-stream', 'polysite-nocache'],
+];
+
+export function peerTable(outcomes: Outcome[], options: { heading: string; pairs?: string[] }): string {
   const measured = new Map(outcomes.flatMap((outcome) => ('failed' in outcome ? [] : [[outcome.name, outcome] as const])));
   const ratio = (ours: string, peer: string) => {
     const [a, b] = [measured.get(ours), measured.get(peer)];
@@ -88,6 +99,8 @@ export function peerTable(outcomes: Outcome[], options: { heading: string }): st
     return parts.length ? [`${heading}: ${parts.join(', ')}`] : [];
   });
   if (quotes.length) lines.push('', `Ratios of req per CPU-s, same run: ${quotes.join('; ')}.`);
+  if (options.pairs?.length)
+    lines.push('', 'The same ratios in paired turns, the figures to quote:', '', ...options.pairs.map((pair) => `- ${pair}`));
 
   lines.push(
     '',

@@ -72,3 +72,20 @@ test('paired turns are summed up by the median of the per-turn ratios, not the r
     '4 paired turns of 3 s, alternating: polysite / buffer = 0.60x (median; 0.50-0.70x), buffer 40,000 and polysite 22,000 req per CPU-s over all turns',
   );
 });
+
+test('paired turns measured after the table follow the ratios line, as the figures to quote', () => {
+  const withPairs = peerTable(
+    [measured('buffer', 'one precomputed buffer', 40000), measured('polysite', '**polysite** (render cache on)', 20000)],
+    {
+      heading: 'heading',
+      pairs: [
+        '10 paired turns of 3 s, alternating: polysite / buffer = 0.61x (median; 0.53-0.70x), buffer 40,000 and polysite 24,400 req per CPU-s over all turns',
+      ],
+    },
+  );
+  assert.match(
+    withPairs,
+    /render cache on: 0\.50x the precomputed buffer\.\n\nThe same ratios in paired turns, the figures to quote:\n\n- 10 paired turns of 3 s, alternating: polysite \/ buffer = 0\.61x /,
+  );
+  assert.doesNotMatch(table, /paired turns/);
+});
