@@ -44,12 +44,14 @@ export class Lifecycle {
   }
 
   /**
-   * For an answer already ended: counts it only if the socket has not taken all of it
-   * yet. Most cached answers are one write the kernel takes at once, and then there is
-   * nothing left in flight to wait for, nor a listener to keep until 'close'.
+   * For an answer already ended: counts it only if some of it is still buffered (in
+   * the response or its socket), not yet taken by the kernel. Most cached answers are
+   * one write the kernel takes at once, and then there is nothing left in flight to
+   * wait for, nor a listener to keep until 'close'. Not `writableFinished`: Node 24
+   * sets it only when 'finish' is emitted, after this returns.
    */
   trackUnlessWritten(res: ServerResponse): void {
-    if (!res.writableFinished) this.track(res);
+    if (!res.writableEnded || res.writableLength > 0) this.track(res);
   }
 
   middleware(): Middleware {
