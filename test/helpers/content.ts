@@ -45,6 +45,22 @@ export function makeLocales(tree: Record<string, Record<string, string | object>
   return root;
 }
 
+/**
+ * A locales folder whose `/en/big` page is ~12 MB of Markdown ending in `THE END`:
+ * more than loopback socket buffers hold while a client does not read, so its
+ * answer is still being written for as long as the client waits.
+ */
+export function makeLargePageLocales(): string {
+  const paragraph = `${'A long paragraph of documentation text that repeats. '.repeat(40)}\n\n`;
+  return makeLocales({
+    en: {
+      'messages.json': { ...MESSAGES },
+      'pages/index.md': makePage(),
+      'pages/big.md': makePage({ title: 'Big' }, `${paragraph.repeat(5500)}THE END\n`),
+    },
+  });
+}
+
 /** A compiled site and its messages from a locales tree (see makeLocales); the first locale is the default. */
 export async function makeSite(tree: Record<string, Record<string, string | object>>) {
   const { loadSite } = await import('../../src/server/content/site.ts');

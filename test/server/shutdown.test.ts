@@ -3,26 +3,15 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { get } from '../helpers/http.ts';
 import { startServer } from '../helpers/server.ts';
-import { makeLocales, makePage, MESSAGES } from '../helpers/content.ts';
+import { makeLargePageLocales } from '../helpers/content.ts';
 import { startUpstream } from '../helpers/upstream.ts';
-
-const FULL_MESSAGES = { ...MESSAGES };
 
 /**
  * SIGTERM while a large page is still being written to a slow reader: the
  * response completes, new connections are refused, the process exits 0.
  */
 test('SIGTERM lets a slow streamed response finish, refuses new connections, and exits 0', async () => {
-  // ~12 MB of Markdown: more than loopback socket buffers hold, so the write is in flight
-  // for as long as the client does not read.
-  const paragraph = `${'A long paragraph of documentation text that repeats. '.repeat(40)}\n\n`;
-  const dir = makeLocales({
-    en: {
-      'messages.json': FULL_MESSAGES,
-      'pages/index.md': makePage(),
-      'pages/big.md': makePage({ title: 'Big' }, `${paragraph.repeat(5500)}THE END\n`),
-    },
-  });
+  const dir = makeLargePageLocales();
   const server = await startServer({ LOCALES_DIR: dir, RENDER_CACHE: 'off', SHUTDOWN_GRACE_MS: '20000' });
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
 

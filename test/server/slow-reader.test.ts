@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { get } from '../helpers/http.ts';
 import { startServer } from '../helpers/server.ts';
-import { makeLocales, makePage, MESSAGES } from '../helpers/content.ts';
+import { makeLargePageLocales } from '../helpers/content.ts';
 
 /**
  * A client that asks for a page and reads nothing holds a socket and the unsent rest
@@ -12,15 +12,7 @@ import { makeLocales, makePage, MESSAGES } from '../helpers/content.ts';
  * write run one more timeout first, so that is 5.1 s to 10.2 s here.
  */
 test('a client that reads nothing of a large page is cut off once the socket stalls past its timeout, and others are served', async () => {
-  // ~12 MB of Markdown: more than loopback socket buffers hold while the client does not read.
-  const paragraph = `${'A long paragraph of documentation text that repeats. '.repeat(40)}\n\n`;
-  const dir = makeLocales({
-    en: {
-      'messages.json': { ...MESSAGES },
-      'pages/index.md': makePage(),
-      'pages/big.md': makePage({ title: 'Big' }, `${paragraph.repeat(5500)}THE END\n`),
-    },
-  });
+  const dir = makeLargePageLocales();
   const server = await startServer({ LOCALES_DIR: dir, RENDER_CACHE: 'off', HEADERS_TIMEOUT_MS: '100', REQUEST_TIMEOUT_MS: '100' });
   try {
     const url = new URL(server.url);
