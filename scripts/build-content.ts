@@ -18,8 +18,8 @@ import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadSite, type Site } from '../src/server/content/site.ts';
 import { type SnapshotPart, snapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
-import { loadMessages, type MessageCatalog } from '../src/server/messages.ts';
-import { type IndexFile, makeIndexFiles } from '../src/server/search-indexes.ts';
+import { loadMessages, type MessageCatalog } from '../src/server/content/messages.ts';
+import { type IndexFile, makeIndexFiles } from '../src/server/site/search-indexes.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
 

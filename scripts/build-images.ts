@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { imageSize } from 'image-size';
-import type { Manifest } from '../src/server/manifest.ts';
+import type { Manifest } from '../src/server/site/manifest.ts';
 
 export type ImageEntry = Manifest['images'][string];
 

@@ -13,8 +13,8 @@ import * as esbuild from 'esbuild';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import { contentCompiler } from './build-content.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
-import { findMessageProblems, loadMessages } from '../src/server/messages.ts';
-import { MANIFEST_FILE, type Manifest } from '../src/server/manifest.ts';
+import { findMessageProblems, loadMessages } from '../src/server/content/messages.ts';
+import { MANIFEST_FILE, type Manifest } from '../src/server/site/manifest.ts';
 import { contentFingerprint } from '../src/server/content/snapshot.ts';
 import { buildImages } from './build-images.ts';
 
@@ -131,7 +131,7 @@ async function bundle(dist: string, assetsDir: string, dev: boolean) {
   const chooser = dev
     ? null
     : esbuild.build({
-        entryPoints: { chooser: 'src/client/chooser.ts' },
+        entryPoints: { chooser: 'src/client/locale-chooser.ts' },
         absWorkingDir: ROOT_DIR,
         bundle: true,
         minify: true,
@@ -165,7 +165,7 @@ async function bundle(dist: string, assetsDir: string, dev: boolean) {
     chunkNames: 'chunk-[hash]',
     // Dependencies are bundled too: one file loads much faster than hundreds of
     // resolved ESM/CJS modules (cold start). The Sentry SDK as well: we use its core
-    // and a few parts of @sentry/node (src/server/sentry-client.ts), no OpenTelemetry
+    // and a few parts of @sentry/node (src/server/monitoring/sentry-client.ts), no OpenTelemetry
     // hooks, so only those parts are bundled, in a chunk loaded only with SENTRY_DSN.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     jsx: 'automatic',

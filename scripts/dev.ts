@@ -184,7 +184,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
 async function sendTranslationStatus(res: ServerResponse) {
   const [{ loadSite }, { loadMessages }, { translationReport }] = await Promise.all([
     import('../src/server/content/site.ts'),
-    import('../src/server/messages.ts'),
+    import('../src/server/content/messages.ts'),
     import('./translation-report.ts'),
   ]);
   const { locales, defaultLocale } = loadConfig({ ...process.env, PORT: '0', LOCALES_DIR: localesDir });

@@ -17,7 +17,7 @@ import IntlMessageFormat from 'intl-messageformat';
 import { chromium } from 'playwright-core';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import { directionOf } from '../src/i18n/locales.ts';
-import { loadMessages } from '../src/server/messages.ts';
+import { loadMessages } from '../src/server/content/messages.ts';
 import { SHARE_FONTS, SHARE_HEIGHT, SHARE_WIDTH, shareCardHtml } from './share-card.ts';
 import { toIndexedPng } from './indexed-png.ts';
 

@@ -25,7 +25,7 @@ import { ContentError } from '../src/server/content/errors.ts';
 import { splitFrontMatter } from '../src/server/content/front-matter.ts';
 import { loadSite, type Site } from '../src/server/content/site.ts';
 import { carryForward, readRecord, sourceFingerprint, writeRecord } from '../src/server/content/translation-record.ts';
-import { loadMessages } from '../src/server/messages.ts';
+import { loadMessages } from '../src/server/content/messages.ts';
 import { hasGit, seedRecord } from './translation-history.ts';
 import { checkFailures, formatReport, translationReport } from './translation-report.ts';
 

@@ -13,7 +13,7 @@ export function updateHead(page: PageData): void {
   root.dir = page.dir;
   document.title = head.title;
   // Every element that depends on the page sits between the title and the icon
-  // (src/server/document.ts writes them there, and nothing else): remove them all.
+  // (src/server/pages/document-shell.ts writes them there, and nothing else): remove them all.
   const anchor = document.head.querySelector('link[rel=icon]')!;
   while (anchor.previousElementSibling!.tagName !== 'TITLE') anchor.previousElementSibling!.remove();
   const add = (name: string, attributes: HeadTag) => {

@@ -10,7 +10,7 @@ export const ROUTES = [
   { id: 'docs', pattern: 'docs/*' },
   { id: 'blog-index', pattern: 'blog' },
   { id: 'blog-post', pattern: 'blog/:post' },
-  // Made per request from `?q=` (src/server/site-search.ts), never from content.
+  // Made per request from `?q=` (src/server/site/site-search.ts), never from content.
   { id: 'search', pattern: 'search' },
   { id: 'article', pattern: '*' },
 ] as const;

@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLocaleTag } from '../i18n/locales.ts';
-import { FIXED_FIRST_SEGMENTS } from './fixed-routes.ts';
-import { dsnToString, parseDsn, type Dsn } from './relay/dsn.ts';
+import { FIXED_FIRST_SEGMENTS } from './http/fixed-routes.ts';
+import { dsnToString, parseDsn, type Dsn } from './monitoring/relay/dsn.ts';
 
 /**
  * The only place environment variables are read. Every value is validated here,

@@ -3,13 +3,13 @@ import { setFlagsFromString } from 'node:v8';
 import type { Middleware } from 'koa';
 import { ConfigError, loadConfig, type Config, type SentryConfig } from './config.ts';
 import { ContentError } from './content/errors.ts';
-import { createLogger } from './log.ts';
-import { runPrimary } from './cluster-primary.ts';
-import type { Relay } from './relay/index.ts';
-import { serve, type Serving } from './serve.ts';
-import { flushServerMonitoring, startServerMonitoring } from './server-monitoring.ts';
-import { prepareSite, type PreparedSite } from './prepare-site.ts';
-import { readManifest } from './manifest.ts';
+import { createLogger } from './http/log.ts';
+import { runPrimary } from './http/cluster-primary.ts';
+import type { Relay } from './monitoring/relay/index.ts';
+import { serve, type Serving } from './http/serve.ts';
+import { flushServerMonitoring, startServerMonitoring } from './monitoring/server-monitoring.ts';
+import { prepareSite, type PreparedSite } from './site/prepare-site.ts';
+import { readManifest } from './site/manifest.ts';
 
 // Start-up: read the configuration, then either run the server here
 // (WEB_CONCURRENCY=1) or become the primary of that many workers.
@@ -96,7 +96,7 @@ function relayOnFirstUse(config: Config, sentry: SentryConfig) {
     // a minute. Its baseline (Liftoff) code is plenty for that. V8 reads the flag when it
     // compiles WebAssembly, which nothing else here uses.
     setFlagsFromString('--liftoff-only');
-    const { createRelay } = await import('./relay/index.ts');
+    const { createRelay } = await import('./monitoring/relay/index.ts');
     return createRelay({ dsn: sentry.parsed, maxBytes: config.monitoring.maxBytes, clientIp: (ctx) => ctx.ip, log });
   };
   return {

@@ -4,9 +4,9 @@ import { headersFile } from '../../src/export/hosts/headers-file.ts';
 import { nginxConf } from '../../src/export/hosts/nginx.ts';
 import { miscased, redirectsFile } from '../../src/export/hosts/redirects-file.ts';
 import { hostTables } from '../../src/export/hosts/tables.ts';
-import { cachePolicy } from '../../src/server/cache-policy.ts';
+import { cachePolicy } from '../../src/server/http/cache-policy.ts';
 import { loadConfig } from '../../src/server/config.ts';
-import { ALWAYS_HEADERS, HTTPS_ONLY_HEADER } from '../../src/server/security-headers.ts';
+import { ALWAYS_HEADERS, HTTPS_ONLY_HEADER } from '../../src/server/http/security-headers.ts';
 import { headersFor, parseHeadersFile } from '../helpers/static-host.ts';
 
 /**

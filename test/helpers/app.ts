@@ -3,12 +3,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSite } from '../../src/server/app.ts';
+import { createSite } from '../../src/server/http/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
-import { Lifecycle } from '../../src/server/lifecycle.ts';
-import { createLogger } from '../../src/server/log.ts';
-import type { Manifest } from '../../src/server/manifest.ts';
-import { type PreparedSite, prepareSite } from '../../src/server/prepare-site.ts';
+import { Lifecycle } from '../../src/server/http/lifecycle.ts';
+import { createLogger } from '../../src/server/http/log.ts';
+import type { Manifest } from '../../src/server/site/manifest.ts';
+import { type PreparedSite, prepareSite } from '../../src/server/site/prepare-site.ts';
 import { ROOT } from './server.ts';
 
 /**

@@ -64,7 +64,7 @@ export function makeLargePageLocales(): string {
 /** A compiled site and its messages from a locales tree (see makeLocales); the first locale is the default. */
 export async function makeSite(tree: Record<string, Record<string, string | object>>) {
   const { loadSite } = await import('../../src/server/content/site.ts');
-  const { loadMessages } = await import('../../src/server/messages.ts');
+  const { loadMessages } = await import('../../src/server/content/messages.ts');
   const dir = makeLocales(tree);
   const locales = Object.keys(tree);
   const messages = loadMessages(dir, locales, locales[0]!);

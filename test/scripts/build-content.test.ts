@@ -9,8 +9,8 @@ import { ROOT_DIR } from '../../src/server/config.ts';
 import type { ContentError } from '../../src/server/content/errors.ts';
 import { loadSite, type SourcePage } from '../../src/server/content/site.ts';
 import { readSnapshot } from '../../src/server/content/snapshot.ts';
-import { loadMessages } from '../../src/server/messages.ts';
-import { makeIndexFiles } from '../../src/server/search-indexes.ts';
+import { loadMessages } from '../../src/server/content/messages.ts';
+import { makeIndexFiles } from '../../src/server/site/search-indexes.ts';
 import { makeLocales, makePage } from '../helpers/content.ts';
 
 // A large site's content is compiled and indexed in several threads (a share of the

@@ -10,8 +10,8 @@ import { cacheRules, type HostTables } from './tables.ts';
  */
 export function headersFile(tables: HostTables): string {
   const lines = [
-    '# Written by `npm run export` from the tables the polysite server uses (src/server/security-headers.ts,',
-    '# src/server/cache-policy.ts): the same headers as the server. For Netlify and Cloudflare Pages.',
+    '# Written by `npm run export` from the tables the polysite server uses (src/server/http/security-headers.ts,',
+    '# src/server/http/cache-policy.ts): the same headers as the server. For Netlify and Cloudflare Pages.',
     '/*',
     ...tables.headers.map(([name, value]) => `  ${name}: ${value}`),
     // The root chooser: a plain page.

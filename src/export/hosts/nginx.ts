@@ -22,8 +22,8 @@ export function nginxConf(tables: HostTables, { listen = '8080' }: { listen?: st
     );
 
   const out: string[] = [
-    '# Written by `npm run export` from the tables the polysite server uses (src/server/security-headers.ts,',
-    '# src/server/cache-policy.ts, the locales). Put it inside `http { }` (which includes mime.types), and set',
+    '# Written by `npm run export` from the tables the polysite server uses (src/server/http/security-headers.ts,',
+    '# src/server/http/cache-policy.ts, the locales). Put it inside `http { }` (which includes mime.types), and set',
     '# `root` to wherever this folder is served from.',
     '',
     "# `/` goes to the visitor's language: the language switcher's cookie, else the first language of",

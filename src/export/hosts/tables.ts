@@ -2,9 +2,9 @@
 // headers, cache policy, locales, the monitoring path), never a copy of them, so the
 // files `npm run export` writes send what the server sends. A unit test holds them
 // to it (test/export/hosts.test.ts).
-import { cachePolicy, type CachePolicy } from '../../server/cache-policy.ts';
+import { cachePolicy, type CachePolicy } from '../../server/http/cache-policy.ts';
 import type { Config } from '../../server/config.ts';
-import { ALWAYS_HEADERS, HTTPS_ONLY_HEADER } from '../../server/security-headers.ts';
+import { ALWAYS_HEADERS, HTTPS_ONLY_HEADER } from '../../server/http/security-headers.ts';
 
 export type HostTables = {
   /** Default locale first, as in the configuration. */

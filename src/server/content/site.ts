@@ -4,7 +4,7 @@ import { ContentError } from './errors.ts';
 import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
-import type { MessageCatalog } from '../messages.ts';
+import type { MessageCatalog } from './messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { localizeSlugs, sitePaths, type SitePaths } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';

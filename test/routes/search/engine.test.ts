@@ -8,8 +8,8 @@ import { buildSearchIndex } from '../../../src/routes/search/index-writer.ts';
 import type { Marked, SearchHit } from '../../../src/routes/types.ts';
 import { ROOT_DIR } from '../../../src/server/config.ts';
 import { loadSite } from '../../../src/server/content/site.ts';
-import { makeIndexFiles } from '../../../src/server/search-indexes.ts';
-import { loadMessages } from '../../../src/server/messages.ts';
+import { makeIndexFiles } from '../../../src/server/site/search-indexes.ts';
+import { loadMessages } from '../../../src/server/content/messages.ts';
 
 /** A page for the index: a title, and sections as [id, heading, text]. */
 function makePage(

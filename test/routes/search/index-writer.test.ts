@@ -6,8 +6,8 @@ import { type IndexedPage, options, type PageEntry, type Section } from '../../.
 import { buildSearchIndex } from '../../../src/routes/search/index-writer.ts';
 import { ROOT_DIR } from '../../../src/server/config.ts';
 import { loadSite } from '../../../src/server/content/site.ts';
-import { loadMessages } from '../../../src/server/messages.ts';
-import { indexedPages } from '../../../src/server/search-indexes.ts';
+import { loadMessages } from '../../../src/server/content/messages.ts';
+import { indexedPages } from '../../../src/server/site/search-indexes.ts';
 
 /** What MiniSearch's own `add` and `toJSON` make of the same pages: the reference the writer must equal. */
 function miniSearchIndex(locale: string, pages: readonly IndexedPage[]): AsPlainObject {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentFingerprint, readSnapshot, SNAPSHOT_FILE, writeSnapshot } from '../../../src/server/content/snapshot.ts';
 import { loadSite, type SourcePage } from '../../../src/server/content/site.ts';
-import { loadMessages } from '../../../src/server/messages.ts';
+import { loadMessages } from '../../../src/server/content/messages.ts';
 import { makeLocales, makePage } from '../../helpers/content.ts';
 
 /** A small site in two locales, one page long enough to need more than one read buffer, and one in Arabic. */

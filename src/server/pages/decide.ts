@@ -1,0 +1,78 @@
+import { negotiateLocale } from '../../i18n/negotiate.ts';
+import type { LocaleIndex } from '../../i18n/locales.ts';
+import { parseLocation, urlSafe } from '../../routes/location.ts';
+import { matchRoute } from '../../routes/match.ts';
+import { parseSearchQuery } from '../../routes/search/query.ts';
+import type { PageData } from '../../routes/types.ts';
+import type { SitePaths } from '../content/paths.ts';
+import type { PageStore } from './page-store.ts';
+import type { SiteSearch } from '../site/site-search.ts';
+
+/**
+ * Parse, then decide: what a page request gets, as a value. No ctx here; the
+ * pages middleware turns the decision into HTTP.
+ */
+export type PageDecision =
+  | { kind: 'page'; page: PageData }
+  | { kind: 'redirect'; status: 302 | 308; location: string; negotiated: boolean }
+  | { kind: 'reject'; status: 400 | 414; reason: string };
+
+export type PageRequest = { path: string; search: string; cookie: string | undefined; acceptLanguage: string | undefined };
+
+export type Decider = (request: PageRequest) => PageDecision;
+
+export function createDecider(
+  store: PageStore,
+  paths: SitePaths,
+  siteSearch: Pick<SiteSearch, 'search'>,
+  locales: readonly string[],
+  index: LocaleIndex,
+  defaultLocale: string,
+): Decider {
+  return ({ path, search, cookie, acceptLanguage }) => {
+    const location = parseLocation(path, search, index);
+    switch (location.kind) {
+      case 'reject':
+        return location;
+      case 'redirect': {
+        // The canonical form of a path may itself be a default path that this locale
+        // localized (`/DE/about/` -> `/de/about` -> `/de/ueber-uns`): go there in one hop.
+        const cut = location.location.indexOf('?');
+        const [canonicalPath, query] =
+          cut === -1 ? [location.location, ''] : [location.location.slice(0, cut), location.location.slice(cut)];
+        const canonical = parseLocation(canonicalPath, query, index);
+        const found = canonical.kind === 'page' ? paths.find(canonical.locale, canonical.slug) : undefined;
+        const target = found && canonical.kind === 'page' ? paths.pathOf(canonical.locale, found.key) + query : location.location;
+        return { kind: 'redirect', status: location.status, location: target, negotiated: false };
+      }
+      case 'negotiate': {
+        const locale = negotiateLocale({ cookie, acceptLanguage }, locales, defaultLocale);
+        // `/about` lands on the page's path in the chosen locale (`/de/ueber-uns`) in one hop.
+        const found = paths.find(locale, location.slug);
+        const target = found ? paths.pathOf(locale, found.key) + location.query : `/${locale}${location.rest}`;
+        return { kind: 'redirect', status: 302, location: target, negotiated: true };
+      }
+      case 'page': {
+        // The search page is made from the query, not from content.
+        if (matchRoute(location.slug) === 'search') {
+          const query = parseSearchQuery(search);
+          if (query.kind === 'reject') return query;
+          return { kind: 'page', page: store.searchPage(location.locale, query.query, siteSearch.search(location.locale, query.query)) };
+        }
+        const found = paths.find(location.locale, location.slug);
+        if (found) {
+          // One URL per page: the default locale's path here (`/de/about`), or another
+          // spelling of the path (`%e6` for `%E6`), is a permanent redirect to it.
+          const canonical = paths.pathOf(location.locale, found.key);
+          if (!found.canonical || canonical !== path) {
+            return { kind: 'redirect', status: 308, location: canonical + urlSafe(search), negotiated: false };
+          }
+        }
+        const page = found && store.find(location.locale, found.key);
+        // The not-found page names the path decoded, as the visitor typed it; React escapes it.
+        const shown = `/${location.locale}${location.slug ? `/${location.slug}` : ''}`;
+        return { kind: 'page', page: page ?? store.notFound(location.locale, shown) };
+      }
+    }
+  };
+}

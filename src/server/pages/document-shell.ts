@@ -1,0 +1,62 @@
+import { ANNOUNCER_ELEMENT_ID, PAYLOAD_ELEMENT_ID, PROGRESS_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../routes/page-data.ts';
+import type { HeadTag, PageData } from '../../routes/types.ts';
+import { escapeHtml } from '../escape-html.ts';
+import type { Manifest } from '../site/manifest.ts';
+
+/**
+ * The HTML document around the app, as two strings: everything before #root
+ * (the head, and the progress bar and announcer the client drives by hand) and
+ * everything after it (the embedded page data and the entry script). The browser
+ * hydrates #root only, so React renders just that part (render.ts); the shell is
+ * plain text, made without React. No inline script: the data is JSON in a
+ * non-executed script element (CSP friendly).
+ */
+export type DocumentShell = { before: string; after: string };
+
+/**
+ * Everything before #root: the same at every render of a page. `messagesUrl`, the
+ * locale's messages, is preloaded beside the scripts: hydration needs both.
+ */
+export function documentStart({ locale, dir, head }: PageData, manifest: Manifest, messagesUrl: string): string {
+  const attr = escapeHtml;
+  const alternates = head.alternates.map(
+    ({ hreflang, href }) => `<link rel="alternate" hreflang="${attr(hreflang)}" href="${attr(href)}">`,
+  );
+  const preloads = [manifest.js, ...manifest.preload].map((chunk) => `<link rel="modulepreload" href="${attr(chunk)}">`);
+  return [
+    `<!DOCTYPE html><html lang="${attr(locale)}" dir="${dir}"><head>`,
+    '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(head.title)}</title>`,
+    // From here to the icon: the elements that depend on the page, and only those
+    // (src/client/head.ts replaces exactly this run after a client navigation).
+    `<meta name="description" content="${attr(head.description)}">`,
+    head.canonical ? `<link rel="canonical" href="${attr(head.canonical)}">` : '<meta name="robots" content="noindex">',
+    ...alternates,
+    ...head.links.map((link) => tag('link', link)),
+    ...head.meta.map((meta) => tag('meta', meta)),
+    // Already escaped like the page data (structured-data.ts): no text in it can end the element.
+    head.jsonLd ? `<script type="application/ld+json">${head.jsonLd}</script>` : '',
+    `<link rel="icon" href="${attr(manifest.icon)}" type="image/svg+xml">`,
+    `<link rel="stylesheet" href="${attr(manifest.css)}">`,
+    ...preloads,
+    // `crossorigin`: the credentials mode of the client's fetch (same-origin), or the browser fetches it twice.
+    `<link rel="preload" href="${attr(messagesUrl)}" as="fetch" crossorigin>`,
+    '</head><body>',
+    // Outside #root: the client drives these by hand during navigations.
+    `<div id="${PROGRESS_ELEMENT_ID}" class="progress" hidden></div>`,
+    `<div id="${ANNOUNCER_ELEMENT_ID}" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>`,
+    `<div id="${ROOT_ELEMENT_ID}">`,
+  ].join('');
+}
+
+/** A void element from its attributes, in their order (src/client/head.ts makes the same ones after a navigation). */
+function tag(name: 'link' | 'meta', attributes: HeadTag): string {
+  let html = `<${name}`;
+  for (const [attribute, value] of Object.entries(attributes)) html += ` ${attribute}="${escapeHtml(value)}"`;
+  return `${html}>`;
+}
+
+/** Everything after #root, around the page's embedded JSON (`payload`, already escaped: routes/page-data.ts#serializePayload). */
+export function documentEnd(manifest: Manifest, payload: string): string {
+  return `</div><script type="application/json" id="${PAYLOAD_ELEMENT_ID}">${payload}</script><script type="module" src="${escapeHtml(manifest.js)}"></script></body></html>`;
+}

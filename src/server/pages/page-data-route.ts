@@ -1,0 +1,82 @@
+import type { Middleware } from 'koa';
+import { escapeJsonForHtml, isPerRequest, parseDataUrl } from '../../routes/page-data.ts';
+import type { PageData } from '../../routes/types.ts';
+import type { Decider } from './decide.ts';
+import { HttpError } from '../http/errors.ts';
+import type { CachePolicy } from '../http/cache-policy.ts';
+import { StoredBody } from '../http/stored-body.ts';
+import type { PageStore } from './page-store.ts';
+import type { RenderCache } from '../http/bounded-cache.ts';
+import { answeredNotModified, negotiateEncoding, sendStored } from '../http/send.ts';
+
+type Deps = {
+  decide: Decider;
+  store: PageStore;
+  build: string;
+  cache: RenderCache | null;
+  policy: CachePolicy;
+};
+
+/**
+ * Page data for client-side navigation: `/_data/<build>/<locale>/<slug>.json`.
+ * The same parse -> decide as a document request, answered as JSON. (A locale's
+ * messages are an asset of their own: message-assets.ts.)
+ */
+export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps): Middleware {
+  return async (ctx) => {
+    const target = parseDataUrl(ctx.path);
+    if (!target) throw new HttpError(404, 'Not found');
+    ctx.type = 'application/json; charset=utf-8';
+    if (target.build !== build) {
+      // An old bundle asks for an old build's data: tell it to load the document instead.
+      ctx.status = 409;
+      ctx.set('Cache-Control', policy.never);
+      ctx.body = { stale: true, build };
+      return;
+    }
+    // Only `q` (the search page's query) is the page's business.
+    // As `ctx.search`, which parseLocation takes: '' or '?…'.
+    const query = ctx.querystring
+      .split('&')
+      .filter((pair) => pair === 'q' || pair.startsWith('q='))
+      .join('&');
+    const search = query ? `?${query}` : '';
+    const decision = decide({ path: target.pagePath, search, cookie: undefined, acceptLanguage: undefined });
+    switch (decision.kind) {
+      case 'reject':
+        throw new HttpError(decision.status, decision.reason);
+      case 'redirect':
+        // Only the canonical-form redirect can happen here (the client sends locale paths only).
+        ctx.set('Cache-Control', policy.permanentRedirect);
+        ctx.body = { redirect: decision.location };
+        return;
+      case 'page': {
+        const { page } = decision;
+        ctx.status = page.status;
+        ctx.set('Cache-Control', page.status === 200 ? policy.page : policy.notFound);
+        const encoding = negotiateEncoding(ctx);
+        // The page's own validator, told apart from its document's.
+        const etag = store.etag(page)?.replace(/"$/, '-d"');
+        if (answeredNotModified(ctx, etag, encoding)) return;
+        const key = `data:${page.path}`;
+        const perRequest = isPerRequest(page);
+        let body = perRequest ? undefined : cache?.get(key);
+        if (!body) {
+          const kept = cache && !perRequest ? cache : null;
+          body = new StoredBody(pageDataJson(page), kept?.arena);
+          kept?.set(key, body);
+        }
+        sendStored(ctx, body, encoding);
+      }
+    }
+  };
+}
+
+/** A page's data as the client fetches it: what the server answers and the static export writes. */
+export function pageDataJson(page: PageData): string {
+  const json = JSON.stringify({ page });
+  // A not-found or search answer names what the visitor sent: escaped like the embedded
+  // payload, so no byte of a request goes back out as raw `<` (defence in depth beside
+  // nosniff). Pages carry only our own content, whose HTML would grow by a quarter if escaped.
+  return isPerRequest(page) ? escapeJsonForHtml(json) : json;
+}

@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import { directionOf } from '../../i18n/locales.ts';
+import type { CompiledMessages, Translator } from '../../i18n/intl.ts';
+import { makeServerIntl } from '../site/server-intl.ts';
+import { SECTIONS } from '../../routes/layout.tsx';
+import type { SearchResults } from '../../routes/search/engine.ts';
+import { searchPageData } from '../../routes/search/page.ts';
+import type { Head, LocaleLink, NavEntry, PageData } from '../../routes/types.ts';
+import type { Site, SourcePage } from '../content/site.ts';
+import { BoundedCache } from '../http/bounded-cache.ts';
+import type { MessageCatalog } from '../content/messages.ts';
+import { screenMaker } from './screen-data.ts';
+import { translationStatus } from '../content/translation-record.ts';
+import { makeShareTags, type ShareTagMaker } from '../site/share-tags.ts';
+
+/**
+ * Every page of every locale as ready-to-render PageData. Start-up indexes the
+ * pages and builds what they share (each locale's Intl objects, post list and
+ * docs tree); a page's PageData is made the first time it is asked for and kept
+ * in a cache bounded by its HTML, so a request is a Map lookup while a site of
+ * thousands of pages does not hold them all. Only the not-found page (which
+ * names the requested path) is made per request.
+ */
+export type PageStore = {
+  find(locale: string, slug: string): PageData | undefined;
+  notFound(locale: string, path: string): PageData;
+  /** The search page for a query and its results: `noindex` (no canonical), the switcher keeps the query. */
+  searchPage(locale: string, query: string, results: SearchResults): PageData;
+  intl(locale: string): Translator;
+  messages(locale: string): CompiledMessages;
+  /** A strong validator for a stored page: changes with the build, the page data and its locale's messages. */
+  etag(page: PageData): string | undefined;
+  /**
+   * Every served page (translations and default-locale fallbacks) with its path
+   * (percent-encoded, as in URLs) and the locales that really translate it: the
+   * sitemap's and the export's source.
+   */
+  entries(): Iterable<{ locale: string; slug: string; path: string; translated: readonly string[] }>;
+};
+
+type Options = {
+  site: Site;
+  messages: MessageCatalog;
+  publicUrl: string;
+  build: string;
+  /** HTML characters of the PageData kept at most (the default site's 85 pages hold 430,000: all of them). */
+  maxCachedChars?: number;
+  /** Open Graph, Twitter, feed and JSON-LD head tags (share-tags.ts); by default without images, feeds or breadcrumbs. */
+  share?: ShareTagMaker;
+};
+
+const DEFAULT_MAX_CACHED_CHARS = 2 * 1024 * 1024;
+
+export function buildPageStore({
+  site,
+  messages,
+  publicUrl,
+  build,
+  maxCachedChars = DEFAULT_MAX_CACHED_CHARS,
+  share = makeShareTags({ publicUrl, images: {}, links: { pathOf: site.paths.pathOf, feedOf: () => null } }),
+}: Options): PageStore {
+  const intls = new Map(site.locales.map((locale) => [locale, makeServerIntl(locale, messages.get(locale)!)]));
+  const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(locale, locale), locale)]));
+  const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(messages.get(locale)))]));
+  const switchers = new Map<string, LocaleLink[]>();
+  const { paths } = site;
+  const navs = new Map(
+    site.locales.map((locale): [string, NavEntry[]] => [
+      locale,
+      SECTIONS.map(({ key, label }) => ({ label, path: paths.pathOf(locale, key) })),
+    ]),
+  );
+
+  /** What one locale's pages share, made once. */
+  const makers = new Map(
+    site.locales.map((locale) => {
+      const screenFor = screenMaker(locale, site.pages.get(locale)!);
+      const names = new Intl.DisplayNames([locale], { type: 'language' });
+      const intl = intls.get(locale)!;
+      const make = (page: SourcePage): PageData | null => {
+        const screen = screenFor(page);
+        if (!screen) return null;
+        return {
+          build,
+          status: 200,
+          locale,
+          dir: directionOf(locale),
+          path: paths.pathOf(locale, page.slug),
+          head: makeHead(page, intl, site, publicUrl, share),
+          nav: navs.get(locale)!,
+          locales: switcherFor(page.slug),
+          fallback:
+            page.contentLocale === locale
+              ? null
+              : {
+                  contentLocale: page.contentLocale,
+                  language: names.of(locale) ?? locale,
+                  original: names.of(page.contentLocale) ?? page.contentLocale,
+                },
+          outdated: outdatedNotice(page),
+          screen,
+        };
+      };
+      const defaultPages = site.pages.get(site.defaultLocale)!;
+      const outdatedNotice = (page: SourcePage): PageData['outdated'] => {
+        const source = defaultPages.get(page.slug);
+        if (locale === site.defaultLocale || page.contentLocale !== locale || !source) return null;
+        if (translationStatus(true, page.recorded, source.fingerprint) !== 'outdated') return null;
+        return {
+          lang: site.defaultLocale,
+          original: names.of(site.defaultLocale) ?? site.defaultLocale,
+          path: paths.pathOf(site.defaultLocale, page.slug),
+        };
+      };
+      return [locale, make];
+    }),
+  );
+
+  /** The switcher is the same for a slug in every locale: one array, shared. */
+  function switcherFor(slug: string): LocaleLink[] {
+    let links = switchers.get(slug);
+    if (!links) {
+      links = localeLinks(site, slug, autonyms);
+      switchers.set(slug, links);
+    }
+    return links;
+  }
+
+  const made = new BoundedCache<PageData>(maxCachedChars, (page) => ('html' in page.screen ? page.screen.html.length : 0));
+  const etags = new WeakMap<PageData, string>();
+
+  return {
+    find(locale, slug) {
+      const key = `${locale}/${slug}`;
+      const cached = made.get(key);
+      if (cached) return cached;
+      const source = site.pages.get(locale)?.get(slug);
+      const page = source && makers.get(locale)!(source);
+      if (!page) return undefined;
+      etags.set(page, `"${sha256(`${build}\0${messageHashes.get(locale)}\0${JSON.stringify(page)}`).slice(0, 27)}"`);
+      made.set(key, page);
+      return page;
+    },
+    etag: (page) => etags.get(page),
+    notFound(locale, path) {
+      const intl = intls.get(locale)!;
+      return {
+        build,
+        status: 404,
+        locale,
+        dir: directionOf(locale),
+        path,
+        head: {
+          title: `${intl.formatMessage({ id: 'notFound.title' })} · ${intl.formatMessage({ id: 'site.name' })}`,
+          description: intl.formatMessage({ id: 'notFound.title' }),
+          canonical: null,
+          alternates: [],
+          ...share.plain(locale),
+        },
+        nav: navs.get(locale)!,
+        // The switcher on a 404 offers each locale's home: the same slug would be a 404 too.
+        locales: switcherFor(''),
+        fallback: null,
+        outdated: null,
+        screen: { screen: 'not-found', path },
+      };
+    },
+    searchPage(locale, query, results) {
+      const chrome = { nav: navs.get(locale)!, links: share.plain(locale).links };
+      return searchPageData({ build, intl: intls.get(locale)!, chrome, locales: switcherFor(''), query, results });
+    },
+    intl: (locale) => intls.get(locale)!,
+    messages: (locale) => messages.get(locale)!,
+    *entries() {
+      for (const [locale, pages] of site.pages) {
+        for (const slug of pages.keys())
+          yield { locale, slug, path: paths.pathOf(locale, slug), translated: site.translations.get(slug) ?? [] };
+      }
+    },
+  };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+/**
+ * Canonical and alternates name only real pages: a fallback (the default locale's
+ * text served in another locale) is a copy, so its canonical is the original, and
+ * no alternate ever points at one.
+ */
+function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string, share: ShareTagMaker): Head {
+  const { paths } = site;
+  const translated = site.translations.get(page.slug) ?? [];
+  const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.slug) }));
+  if (translated.includes(site.defaultLocale)) {
+    alternates.push({ hreflang: 'x-default', href: publicUrl + paths.pathOf(site.defaultLocale, page.slug) });
+  }
+  const siteName = intl.formatMessage({ id: 'site.name' });
+  const head = {
+    title: page.slug === '' ? `${siteName} · ${page.title}` : `${page.title} · ${siteName}`,
+    description: page.description,
+    canonical: publicUrl + paths.pathOf(page.contentLocale, page.slug),
+    alternates,
+  };
+  return { ...head, ...share.page(page, intl, head, site.pages.get(intl.locale)!) };
+}
+
+function localeLinks(site: Site, slug: string, autonyms: Map<string, string>): LocaleLink[] {
+  return site.locales.map((locale) => ({
+    locale,
+    name: autonyms.get(locale)!,
+    path: site.paths.pathOf(locale, slug),
+    dir: directionOf(locale),
+  }));
+}
+
+function languageName(inLocale: string, locale: string): string {
+  return new Intl.DisplayNames([inLocale], { type: 'language' }).of(locale) ?? locale;
+}
+
+function capitalise(text: string, locale: string): string {
+  return text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
+}

@@ -1,0 +1,150 @@
+// Each screen's data, made once at start-up from a locale's compiled pages.
+// To add a screen: a row in src/routes/table.ts, a variant of ScreenData in
+// src/routes/types.ts, a case in src/routes/app.tsx, and a case in `screenFor` here.
+import { matchRoute } from '../../routes/match.ts';
+import { pagePath } from '../../routes/location.ts';
+import type { Heading, Link, NavNode, PostSummary, ScreenData } from '../../routes/types.ts';
+import type { SourcePage } from '../content/site.ts';
+
+/** Reading speed in characters per minute: about 200 words a minute in alphabetic scripts, ~500 characters in Japanese. */
+const CHARS_PER_MINUTE: Record<string, number> = { ja: 500, zh: 500 };
+const DEFAULT_CHARS_PER_MINUTE = 1100;
+/** Posts the home page previews. */
+const HOME_POSTS = 3;
+/** A docs page gets "On this page" from this many sections (h2) up: a shorter page is seen at a glance. */
+const TOC_MIN_SECTIONS = 3;
+
+export type ScreenMaker = (page: SourcePage) => ScreenData | null;
+
+/**
+ * What every screen of one locale shares (the post list, the docs tree and its
+ * reading order) is built here once; the returned function makes one page's screen.
+ */
+export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePage>): ScreenMaker {
+  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+  const linkTo = (page: SourcePage): Link => ({
+    title: page.title,
+    path: pagePath(locale, page.localSlug),
+    lang: page.contentLocale === locale ? undefined : page.contentLocale,
+  });
+  const posts: PostSummary[] = [...pages.values()]
+    .filter((page) => matchRoute(page.slug) === 'blog-post')
+    .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
+    .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
+  const docs = docsNavigation(pages, linkTo);
+
+  return (page) => {
+    const { title } = page;
+    const html = page.html();
+    switch (matchRoute(page.slug)) {
+      case 'home':
+        return { screen: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
+      case 'docs':
+        return { screen: 'docs', title, html, toc: tableOfContents(page.headings()), ...docs.around(page.slug) };
+      case 'blog-index':
+        return { screen: 'blog-index', title, html, posts };
+      case 'blog-post':
+        return {
+          screen: 'blog-post',
+          title,
+          html,
+          ...formatDate(page, dates),
+          author: page.author ?? '',
+          readingMinutes: readingMinutes(page),
+        };
+      case 'article':
+        return { screen: 'article', title, html };
+      default:
+        return null;
+    }
+  };
+}
+
+/** "On this page": the sections (h2) and their subsections (h3), for a page with enough sections; else none. */
+export function tableOfContents(headings: readonly Heading[]): Heading[] {
+  if (headings.filter((heading) => heading.level === 2).length < TOC_MIN_SECTIONS) return [];
+  return headings.filter((heading) => heading.level === 2 || heading.level === 3);
+}
+
+type TreeNode = { slug: string; link: Link; children: TreeNode[] };
+
+/**
+ * The docs tree of one locale, built once: the docs index first, then its
+ * children, nested by folder, ordered by `order` then title. A page's sidebar is
+ * not the whole tree (that grows every page with the site): it shows the top
+ * level, and opens only the sections on the way to the page, the page's
+ * siblings and its children, as large documentation sites do. Pages that open
+ * the same sections share one sidebar.
+ */
+export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (page: SourcePage) => Link) {
+  const docs = [...pages.values()].filter((page) => page.slug === 'docs' || page.slug.startsWith('docs/'));
+  const nodes = new Map<string, TreeNode>(docs.map((page) => [page.slug, { slug: page.slug, link: navLink(page, linkTo), children: [] }]));
+  const byOrder = (a: SourcePage, b: SourcePage) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.title.localeCompare(b.title);
+  const top: TreeNode[] = [];
+  for (const page of docs.filter((page) => page.slug !== 'docs').sort(byOrder)) {
+    const parent = nodes.get(parentSlug(page.slug));
+    // A folder without its own index page hangs its children on the top level.
+    (parent && parent.slug !== 'docs' ? parent.children : top).push(nodes.get(page.slug)!);
+  }
+  const root = nodes.get('docs');
+  const roots = root ? [root, ...top] : top;
+
+  // Reading order (previous/next): depth first, as the full tree lists them.
+  const order: Link[] = [];
+  const walk = (list: TreeNode[]) => {
+    for (const node of list) {
+      order.push(node.link);
+      walk(node.children);
+    }
+  };
+  walk(roots);
+  const position = new Map(order.map((link, index) => [link.path, index]));
+
+  const sidebars = new Map<string, NavNode[]>();
+  /** The nodes whose children are shown: the page itself and each folder above it. */
+  const opened = (slug: string): Set<string> => {
+    const open = new Set<string>();
+    for (let at = slug; at.includes('/'); at = parentSlug(at)) open.add(at);
+    return open;
+  };
+  const trim = (list: TreeNode[], open: Set<string>): NavNode[] =>
+    list.map((node) => ({ ...node.link, children: open.has(node.slug) ? trim(node.children, open) : [] }));
+
+  return {
+    around(slug: string): { sidebar: NavNode[]; previous: Link | null; next: Link | null } {
+      const node = nodes.get(slug);
+      // A page with no children shows the same sidebar as its parent.
+      const key = node && node.children.length > 0 ? slug : parentSlug(slug);
+      let sidebar = sidebars.get(key);
+      if (!sidebar) {
+        sidebar = trim(roots, opened(key));
+        sidebars.set(key, sidebar);
+      }
+      const index = node ? position.get(node.link.path) : undefined;
+      return {
+        sidebar,
+        previous: index !== undefined && index > 0 ? order[index - 1]! : null,
+        next: index !== undefined && index < order.length - 1 ? order[index + 1]! : null,
+      };
+    },
+  };
+}
+
+function navLink(page: SourcePage, linkTo: (page: SourcePage) => Link): Link {
+  return { ...linkTo(page), title: page.nav ?? page.title };
+}
+
+function parentSlug(slug: string): string {
+  return slug.slice(0, Math.max(0, slug.lastIndexOf('/')));
+}
+
+/** Minutes to read a post, at the speed of its content's script. */
+export function readingMinutes(page: Pick<SourcePage, 'contentLocale' | 'textLength'>): number {
+  const perMinute = CHARS_PER_MINUTE[page.contentLocale.split('-')[0]!] ?? DEFAULT_CHARS_PER_MINUTE;
+  return Math.max(1, Math.round(page.textLength / perMinute));
+}
+
+function formatDate(page: SourcePage, dates: Intl.DateTimeFormat) {
+  const isoDate = page.date ?? '';
+  return { isoDate, date: isoDate ? dates.format(new Date(`${isoDate}T00:00:00Z`)) : '' };
+}

@@ -1,0 +1,39 @@
+// Each locale's search index, made from the compiled content: by `npm run build`
+// (written as content-hashed assets, listed in the manifest) and by the server when
+// the content changed since the build (development). Both make the same bytes from
+// the same content.
+import { matchRoute } from '../../routes/match.ts';
+import { pagePath } from '../../routes/location.ts';
+import type { IndexedPage } from '../../routes/search/engine.ts';
+import { buildSearchIndex } from '../../routes/search/index-writer.ts';
+import type { Site } from '../content/site.ts';
+import { hashedAssetUrl } from './hashed-asset.ts';
+
+export type IndexFile = { locale: string; url: string; json: string };
+
+/** The index of every locale (or of `locales`), each with its content-hashed asset URL. */
+export function makeIndexFiles(site: Site, locales: readonly string[] = site.locales): IndexFile[] {
+  return locales.map((locale) => {
+    const json = buildSearchIndex(locale, indexedPages(site, locale));
+    return { locale, url: indexUrl(locale, json), json };
+  });
+}
+
+/** `/assets/search-<locale>-<hash>.json`: a new name whenever the index changes, so it can be cached for good. */
+export function indexUrl(locale: string, json: string): string {
+  return hashedAssetUrl(`search-${locale}`, json);
+}
+
+/** Every page a locale serves, its own or the default locale's (marked, with the language's name in this locale). */
+export function indexedPages(site: Site, locale: string): IndexedPage[] {
+  const names = new Intl.DisplayNames([locale], { type: 'language' });
+  return [...site.pages.get(locale)!.values()]
+    .filter((page) => matchRoute(page.slug) !== 'search')
+    .map((page) => ({
+      path: pagePath(locale, page.localSlug),
+      title: page.title,
+      fallback:
+        page.contentLocale === locale ? null : { lang: page.contentLocale, language: names.of(page.contentLocale) ?? page.contentLocale },
+      sections: page.sections,
+    }));
+}

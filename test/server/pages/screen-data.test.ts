@@ -1,0 +1,151 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readingMinutes, screenMaker } from '../../../src/server/pages/screen-data.ts';
+import type { NavNode, ScreenData } from '../../../src/routes/types.ts';
+import { makePage, makeSite } from '../../helpers/content.ts';
+
+/** A docs tree: index, two top-level pages, a section with two pages and a sub-section. */
+const DOCS = {
+  'pages/index.md': makePage({ title: 'Home' }),
+  'pages/docs/index.md': makePage({ title: 'Docs' }),
+  'pages/docs/start.md': makePage({ title: 'Start', order: 1 }),
+  'pages/docs/guides/index.md': makePage({ title: 'Guides', order: 2, nav: 'All guides' }),
+  'pages/docs/guides/install.md': makePage({ title: 'Install', order: 1 }),
+  'pages/docs/guides/upgrade.md': makePage({ title: 'Upgrade', order: 2 }),
+  'pages/docs/guides/deep/index.md': makePage({ title: 'Deep', order: 3 }),
+  'pages/docs/guides/deep/down.md': makePage({ title: 'Down' }),
+  'pages/docs/reference.md': makePage({ title: 'Reference', order: 3 }),
+};
+
+async function screensOf(tree: Record<string, Record<string, string | object>>, locale = Object.keys(tree)[0]!) {
+  const { site } = await makeSite(tree);
+  const pages = site.pages.get(locale)!;
+  const screenFor = screenMaker(locale, pages);
+  return (slug: string) => screenFor(pages.get(slug)!)!;
+}
+
+function docs(screen: ScreenData) {
+  assert.equal(screen.screen, 'docs');
+  return screen as Extract<ScreenData, { screen: 'docs' }>;
+}
+
+/** The sidebar as indented titles, to compare whole shapes at a glance. */
+function outline(nodes: NavNode[], depth = 0): string[] {
+  return nodes.flatMap((node) => [`${'  '.repeat(depth)}${node.title}`, ...outline(node.children, depth + 1)]);
+}
+
+test('a top-level docs page shows every section closed', async () => {
+  const screen = docs((await screensOf({ en: DOCS }))('docs/start'));
+  assert.deepEqual(outline(screen.sidebar), ['Docs', 'Start', 'All guides', 'Reference']);
+});
+
+test('a page in a section opens that section only: its siblings, not deeper sections', async () => {
+  const screen = docs((await screensOf({ en: DOCS }))('docs/guides/install'));
+  assert.deepEqual(outline(screen.sidebar), ['Docs', 'Start', 'All guides', '  Install', '  Upgrade', '  Deep', 'Reference']);
+});
+
+test('a deep page opens every section on its way', async () => {
+  const screen = docs((await screensOf({ en: DOCS }))('docs/guides/deep/down'));
+  assert.deepEqual(outline(screen.sidebar), ['Docs', 'Start', 'All guides', '  Install', '  Upgrade', '  Deep', '    Down', 'Reference']);
+});
+
+test('pages of one section share one sidebar object', async () => {
+  const screenOf = await screensOf({ en: DOCS });
+  assert.equal(docs(screenOf('docs/guides/install')).sidebar, docs(screenOf('docs/guides/upgrade')).sidebar);
+  assert.equal(docs(screenOf('docs/guides')).sidebar, docs(screenOf('docs/guides/install')).sidebar);
+  assert.notEqual(docs(screenOf('docs/start')).sidebar, docs(screenOf('docs/guides/install')).sidebar);
+});
+
+test('previous and next follow the whole tree depth first, closed sections included', async () => {
+  const screenOf = await screensOf({ en: DOCS });
+  const order = [
+    'docs',
+    'docs/start',
+    'docs/guides',
+    'docs/guides/install',
+    'docs/guides/upgrade',
+    'docs/guides/deep',
+    'docs/guides/deep/down',
+    'docs/reference',
+  ];
+  for (const [index, slug] of order.entries()) {
+    const screen = docs(screenOf(slug));
+    assert.equal(screen.previous?.path ?? null, index > 0 ? `/en/${order[index - 1]}` : null, `previous of ${slug}`);
+    assert.equal(screen.next?.path ?? null, index < order.length - 1 ? `/en/${order[index + 1]}` : null, `next of ${slug}`);
+  }
+});
+
+test('links to untranslated pages carry the language of their title', async () => {
+  const screenOf = await screensOf({ en: DOCS, de: { 'pages/docs/index.md': makePage({ title: 'Doku' }) } }, 'de');
+  const screen = docs(screenOf('docs/start'));
+  assert.equal(screen.sidebar[0]!.title, 'Doku');
+  assert.equal(screen.sidebar[0]!.lang, undefined);
+  assert.equal(screen.sidebar[1]!.path, '/de/docs/start');
+  assert.equal(screen.sidebar[1]!.lang, 'en');
+});
+
+test('the blog lists posts newest first, the home page the latest three', async () => {
+  const posts = Object.fromEntries(
+    ['2026-01-05', '2026-03-01', '2025-12-24', '2026-02-10'].map((date, i) => [
+      `pages/blog/post-${i}.md`,
+      makePage({ title: `Post ${i}`, date }),
+    ]),
+  );
+  const screenOf = await screensOf({ en: { 'pages/index.md': makePage(), 'pages/blog/index.md': makePage(), ...posts } });
+  const blog = screenOf('blog');
+  assert.equal(blog.screen, 'blog-index');
+  assert.deepEqual(blog.screen === 'blog-index' && blog.posts.map((post) => [post.title, post.isoDate, post.date]), [
+    ['Post 1', '2026-03-01', 'March 1, 2026'],
+    ['Post 3', '2026-02-10', 'February 10, 2026'],
+    ['Post 0', '2026-01-05', 'January 5, 2026'],
+    ['Post 2', '2025-12-24', 'December 24, 2025'],
+  ]);
+  const home = screenOf('');
+  assert.deepEqual(home.screen === 'home' && home.posts.map((post) => post.title), ['Post 1', 'Post 3', 'Post 0']);
+});
+
+test('a post has its date in the locale, its author and a reading time', async () => {
+  const body = `${'word '.repeat(1000)}\n`;
+  const screenOf = await screensOf({ de: { 'pages/blog/p.md': makePage({ title: 'P', date: '2026-03-01', author: 'Ana' }, body) } });
+  const { html, ...post } = screenOf('blog/p') as Extract<ScreenData, { screen: 'blog-post' }>;
+  assert.deepEqual(post, {
+    screen: 'blog-post',
+    title: 'P',
+    date: '1. März 2026',
+    isoDate: '2026-03-01',
+    author: 'Ana',
+    readingMinutes: 5,
+  });
+  assert.match(html, /^<p>word word/);
+});
+
+test('reading time follows the script: Japanese is read by the character, at least one minute', () => {
+  assert.equal(readingMinutes({ contentLocale: 'en', textLength: 5500 }), 5);
+  assert.equal(readingMinutes({ contentLocale: 'ja', textLength: 5500 }), 11);
+  assert.equal(readingMinutes({ contentLocale: 'ja-JP', textLength: 1000 }), 2);
+  assert.equal(readingMinutes({ contentLocale: 'fr', textLength: 10 }), 1);
+});
+
+test('any other page is an article', async () => {
+  const screenOf = await screensOf({ en: { 'pages/about.md': makePage({ title: 'About' }) } });
+  assert.equal(screenOf('about').screen, 'article');
+});
+
+test('a docs page with three sections or more gets "On this page": its h2 and h3 headings, in order', async () => {
+  const body = '## One\n\n### One a\n\n#### Too deep\n\n## Two\n\n## Three\n\n### Three a\n';
+  const screenOf = await screensOf({ en: { ...DOCS, 'pages/docs/start.md': makePage({ title: 'Start' }, body) } });
+  assert.deepEqual(docs(screenOf('docs/start')).toc, [
+    { id: 'one', text: 'One', level: 2 },
+    { id: 'one-a', text: 'One a', level: 3 },
+    { id: 'two', text: 'Two', level: 2 },
+    { id: 'three', text: 'Three', level: 2 },
+    { id: 'three-a', text: 'Three a', level: 3 },
+  ]);
+});
+
+test('a docs page with fewer than three sections has no "On this page", however many subsections', async () => {
+  const body = '## One\n\n### A\n\n### B\n\n### C\n\n## Two\n\n### D\n';
+  const screenOf = await screensOf({ en: { ...DOCS, 'pages/docs/start.md': makePage({ title: 'Start' }, body) } });
+  assert.deepEqual(docs(screenOf('docs/start')).toc, []);
+  assert.deepEqual(docs(screenOf('docs/reference')).toc, []);
+});
