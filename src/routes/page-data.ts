@@ -88,11 +88,21 @@ export function escapeJsonForHtml(json: string): string {
  */
 export function serializePayload(payload: Payload, rest = serializePayloadRest(payload)): string {
   const { screen } = payload.page;
-  const page = { ...payload.page, head: null, locales: [] };
+  const page: EmbeddedPage = { ...payload.page, head: null, locales: [] };
   if (screen.kind === 'docs') page.screen = { ...screen, html: '', sidebar: [], toc: [] };
   else if ('html' in screen) page.screen = { ...screen, html: '' };
   return `{"page":${escapeJsonForHtml(JSON.stringify(page))}${rest}}`;
 }
+
+/**
+ * A page as its document embeds it: what the document shows in full is left out
+ * (`head` is null, `locales` empty, a screen's `html`, a docs tree and its contents
+ * empty) until readPayload reads it back. Never hand one on as PageData.
+ */
+export type EmbeddedPage = Omit<PageData, 'head' | 'locales'> & { head: null; locales: [] };
+
+/** What the document's JSON element holds. */
+export type EmbeddedPayload = Omit<Payload, 'page'> & { page: EmbeddedPage };
 
 /**
  * Everything in a payload but the page (where the messages and search indexes are,
@@ -113,15 +123,13 @@ export function serializePayloadRest(payload: Omit<Payload, 'page'>): string {
 export function readPayload(doc: Document, readHead: (doc: Document) => Head): Payload {
   const element = doc.getElementById(PAYLOAD_ELEMENT_ID);
   if (!element?.textContent) throw new Error(`No #${PAYLOAD_ELEMENT_ID} element: was this page rendered by polysite?`);
-  const payload = JSON.parse(element.textContent) as Payload;
-  const { page } = payload;
-  const screen: ScreenData = page.screen;
+  const embedded = JSON.parse(element.textContent) as EmbeddedPayload;
+  const screen: ScreenData = embedded.page.screen;
   if ('html' in screen) screen.html = doc.querySelector(`[${CONTENT_ATTRIBUTE}]`)?.innerHTML ?? '';
   if (screen.kind === 'docs') {
     screen.sidebar = readSidebar(doc);
     screen.toc = readToc(doc);
   }
-  page.locales = readLocales(doc);
-  page.head = readHead(doc);
-  return payload;
+  const page: PageData = { ...embedded.page, screen, locales: readLocales(doc), head: readHead(doc) };
+  return { ...embedded, page };
 }
