@@ -47,9 +47,26 @@ function renderCaches(config: Config): RenderCaches {
 }
 
 /**
- * What the server hands each request: pages the render cache holds and has
- * answered once are answered again straight away (cached-answers.ts); the rest
- * goes to the app.
+ * What the server hands each request. Two lanes answer before Koa:
+ *
+ * 1. serve.ts: a request with more than 100 headers gets 431 before anything else.
+ * 2. cached-answers.ts: a plain GET (no query, no conditional header) of a page the
+ *    render cache holds and has answered once in the client's encoding is answered
+ *    at once with the status, headers and bytes Koa sent the first time. It skips
+ *    every middleware of createApp below. What each of them does for it instead:
+ *    - accessLog: the lane writes the same line itself (accessLine);
+ *    - securityHeaders: replayed as recorded, HSTS added per request (it depends on https);
+ *    - lifecycle: the lane refuses nothing, but never answers while draining, and
+ *      counts the response in flight while the socket has not taken it whole;
+ *    - errorsMiddleware, the relay, fixed routes, feeds: not needed (a kept page);
+ *    - pageMiddleware: its headers (type, cache policy, ETag, Vary, Content-Language)
+ *      are recorded by rememberAnswer, and replayed.
+ *    So a header that a middleware sets after `await next()`, or one that differs per
+ *    request, is missing from cached answers: test/server/http/cached-answers.test.ts
+ *    compares the first answer and the cached one for every kind of page, encoding and
+ *    HEAD/GET, and fails when they differ.
+ *
+ * Everything else goes to the app (createApp).
  */
 export function createSite(parts: AppParts): { app: Koa; handle: RequestListener } {
   const caches = renderCaches(parts.config);
@@ -80,7 +97,7 @@ export type AppParts = {
 };
 
 /**
- * The request lifecycle, top to bottom. Outermost: the access log and request
+ * The request lifecycle, top to bottom (a cached page skips it all: see createSite). Outermost: the access log and request
  * id, security headers on every response, the drain gate. Then errors wrap the
  * rest; the relay sits before any locale logic; fixed routes (assets, page data,
  * sitemap, robots, health) are matched by route, the feeds by exact path;
