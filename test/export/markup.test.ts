@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { removeExport, runExport, type ExportRun } from '../helpers/static-host.ts';
 
 /**
@@ -54,7 +55,7 @@ describe('the markup of the exported site', () => {
     assert.ok(pages.length >= 90, `${pages.length} pages`);
     const messages = await runChecker(run.out);
     const shown = messages.map(
-      ({ type, url, lastLine, message }) => `${url ? relative(run.out, new URL(url).pathname) : '?'}:${lastLine ?? '?'}: ${type}: ${message}`,
+      ({ type, url, lastLine, message }) => `${url ? relative(run.out, fileURLToPath(url)) : '?'}:${lastLine ?? '?'}: ${type}: ${message}`,
     );
     assert.deepEqual(shown, []);
   });
