@@ -32,7 +32,6 @@ export function nginxHttpConf(tables: HostTables): string {
   const { locales, defaultLocale, policy } = tables;
   // Longer tags first: `zh-Hant` must win over `zh`.
   const byLength = [...locales].sort((a, b) => b.length - a.length);
-  const prefixes = byLength.join('|');
   const hstsValue = tables.hsts[1];
   // Decoded path -> canonical path (percent-encoded; `$` escaped, as it would start a variable).
   const entries = [...tables.pages.map((path) => [path, path] as const), ...tables.moved.map(({ from, to }) => [from, to] as const)].map(
