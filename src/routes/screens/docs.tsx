@@ -8,7 +8,7 @@ import type { Heading, NavNode, ScreenData } from '../types.ts';
  * and shown open beside the text on a wide screen by the stylesheet alone, so
  * server and browser render the same markup whatever the screen.
  */
-export function Docs({ data, path, lang }: { data: Extract<ScreenData, { screen: 'docs' }>; path: string; lang: string | undefined }) {
+export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: 'docs' }>; path: string; lang: string | undefined }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   return (

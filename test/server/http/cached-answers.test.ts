@@ -90,7 +90,7 @@ async function laneBeforeApp({ trustProxy = 0, logLevel = 'info' as LogLevel, ht
     rememberAnswer(ctx, ctx.path, stored, encoding);
   });
   const toApp = app.callback();
-  const lane = cachedAnswers({ pages, lifecycle, log: createLogger((line) => lines.push(line), logLevel), trustProxy });
+  const lane = cachedAnswers({ rendered: pages, lifecycle, log: createLogger((line) => lines.push(line), logLevel), trustProxy });
   const server = createServer((req, res) => {
     if (lane(req, res)) closeListeners.push(res.listenerCount('close'));
     else toApp(req, res);
