@@ -48,7 +48,16 @@ const RULES: readonly Rule[] = [
   // The static export runs the server's own pipeline, and reads the edge's header tables.
   {
     area: 'export',
-    may: ['server', 'server/pages', 'server/site', 'server/content', 'server/http/cache-policy.ts', 'server/http/security-headers.ts', 'routes', 'i18n'],
+    may: [
+      'server',
+      'server/pages',
+      'server/site',
+      'server/content',
+      'server/http/cache-policy.ts',
+      'server/http/security-headers.ts',
+      'routes',
+      'i18n',
+    ],
   },
 ];
 
@@ -108,7 +117,9 @@ test('the rules check finds an import across a rule, and one from an area with n
     'server/http/app.ts imports server/pages/decide.ts: server/http may not import server/pages',
   ]);
   assert.deepEqual(breaks(RULES, [['server/http/app.ts', 'server/pages/page-middleware.ts']]), []);
-  assert.deepEqual(breaks(RULES, [['newarea/x.ts', 'routes/app.tsx']]), ['newarea/x.ts: its area newarea has no rule in docs/architecture.md']);
+  assert.deepEqual(breaks(RULES, [['newarea/x.ts', 'routes/app.tsx']]), [
+    'newarea/x.ts: its area newarea has no rule in docs/architecture.md',
+  ]);
 });
 
 test('docs/architecture.md names every area the rules know', () => {
