@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NGINX_HTTP_FILE, NGINX_SERVER_FILE } from '../../src/export/hosts/nginx.ts';
+import { freePort } from '../../scripts/free-port.ts';
 
 export type RunningNginx = { url: string; errorLog(): string; stop(): Promise<void> };
 
@@ -15,15 +16,6 @@ export function nginxBinary(): string {
   const which = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
   throw new Error('nginx is not installed (looked for NGINX_PATH, /usr/sbin/nginx and nginx on PATH): install it (apt-get install nginx)');
-}
-
-/** A port nobody listens on now (nginx binds it right after). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

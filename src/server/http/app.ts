@@ -1,13 +1,14 @@
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import Koa, { type Middleware } from 'koa';
+import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import Router from '@koa/router';
 import serveStatic from 'koa-static';
-import { accessLog } from './access-log.ts';
 import { cachedAnswers } from './cached-answers.ts';
 import { cachePolicy } from './cache-policy.ts';
 import type { Config } from '../config.ts';
-import { appErrorListener, errorsMiddleware, HttpError } from './errors.ts';
+import { HttpError } from './errors.ts';
+import { createEdgeApp } from './edge-app.ts';
 import { feedMiddleware } from '../pages/feed-route.ts';
 import { FIXED_ROUTES } from './fixed-routes.ts';
 import { healthMiddleware } from './health.ts';
@@ -18,7 +19,6 @@ import { pageMiddleware } from '../pages/page-middleware.ts';
 import { browserMonitoring } from '../pages/page-document.ts';
 import { RenderCache } from './bounded-cache.ts';
 import { sendStored } from './send.ts';
-import { securityHeaders } from './security-headers.ts';
 import type { PreparedSite } from '../site/prepare-site.ts';
 import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 
@@ -99,28 +99,17 @@ export type AppParts = {
  * whatever is left is a page under a locale, or a redirect into one.
  */
 export function createApp({ config, site, log, lifecycle, relay }: AppParts, caches: RenderCaches = renderCaches(config)): Koa {
-  // TRUST_PROXY hops: only then do X-Forwarded-For/-Proto count (ctx.ip, ctx.protocol).
-  const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
-  // Errors are logged by errorsMiddleware; Koa's default handler would print them again.
-  app.silent = true;
-  app.on('error', appErrorListener(log));
-
+  const app = createEdgeApp({
+    config,
+    log,
+    lifecycle,
+    errorText: (locale) => {
+      const intl = site.store.intl(locale ?? config.defaultLocale);
+      return { lang: intl.locale, title: intl.formatMessage({ id: 'error.title' }), body: intl.formatMessage({ id: 'error.body' }) };
+    },
+  });
   const policy = cachePolicy(config.pageMaxAge);
   const { rendered: cache, notFound: notFoundCache, search: searchCache } = caches;
-
-  app.use(accessLog(log));
-  app.use(securityHeaders({ trustProxy: config.trustProxy }));
-  app.use(lifecycle.middleware());
-  app.use(
-    errorsMiddleware({
-      log,
-      showStacks: !config.production,
-      text: (locale) => {
-        const intl = site.store.intl(locale ?? config.defaultLocale);
-        return { lang: intl.locale, title: intl.formatMessage({ id: 'error.title' }), body: intl.formatMessage({ id: 'error.body' }) };
-      },
-    }),
-  );
 
   // Exact match on the raw path: `/monitoring/x` or `/monitoringx` are not the relay.
   const monitoringPath = config.monitoring.path;
