@@ -1,0 +1,23 @@
+import { createIntlCache, type LocaleMessages, type MessageFailure, makeIntl, type SiteIntl } from '../i18n/intl.ts';
+import { reportError } from './reporting.ts';
+
+// The browser's IntlShapes: one per locale, made when its messages first arrive,
+// sharing one cache of Intl objects. The search chunk gets `intlFor` passed in.
+
+const cache = createIntlCache();
+const intls = new Map<string, SiteIntl>();
+
+export function intlFor(messages: LocaleMessages): SiteIntl {
+  let intl = intls.get(messages.locale);
+  if (!intl) {
+    intl = makeIntl(messages, cache, reportFailure);
+    intls.set(messages.locale, intl);
+  }
+  return intl;
+}
+
+/** A translator's mistake: the page shows the default locale's message, and the site's owner hears of it once. */
+function reportFailure({ locale, id, error }: MessageFailure): void {
+  console.warn(`message "${id}" of locale "${locale}" did not format; the default locale's message (or the key) is shown`, error);
+  reportError(error);
+}
