@@ -17,7 +17,7 @@ export function intlFor(messages: LocaleMessages): SiteIntl {
 }
 
 /** A translator's mistake: the page shows the default locale's message, and the site's owner hears of it once. */
-function reportFailure({ locale, id, error }: MessageFailure): void {
-  console.warn(`message "${id}" of locale "${locale}" did not format; the default locale's message (or the key) is shown`, error);
+function reportFailure({ locale, id, error, cause }: MessageFailure): void {
+  console.warn(`message "${id}" of locale "${locale}" did not format (${cause}); the default locale's message (or the key) is shown`);
   reportError(error);
 }

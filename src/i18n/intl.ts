@@ -24,7 +24,7 @@ export type LocaleMessages = { locale: string; messages: CompiledMessages; defau
 export type SiteIntl = IntlShape<string>;
 
 /** A message that did not format (or another formatter's error), reported once per locale and key. */
-export type MessageFailure = { locale: string; id: string; error: Error };
+export type MessageFailure = { locale: string; id: string; error: Error; cause: string };
 
 /** Distinct failures an IntlShape reports at most: past this many, it is one failure repeating. */
 const MAX_REPORTED = 200;
@@ -52,7 +52,7 @@ export function makeIntl(bundle: LocaleMessages, cache: IntlCache, report: (fail
         const id = String(('descriptor' in error && error.descriptor?.id) || error.code);
         if (reported.has(id) || reported.size >= MAX_REPORTED) return;
         reported.add(id);
-        report({ locale, id, error });
+        report({ locale, id, error, cause: causeOf(error) });
       },
     },
     cache,
@@ -97,6 +97,16 @@ export function localeMessages(locale: string, catalog: ReadonlyMap<string, Comp
 /** A language's name in the IntlShape's locale (`de` in French: "allemand"); the code when the runtime has none. */
 export function languageName(intl: SiteIntl, code: string): string {
   return intl.formatDisplayName(code, { type: 'language' }) ?? code;
+}
+
+/**
+ * What went wrong, in one line: @formatjs/intl writes the formatter's own error (`The intl
+ * string context variable "titulo" was not provided...`) after the message's context.
+ */
+function causeOf(error: Error): string {
+  const [first = '', ...rest] = error.message.split('\n');
+  const afterLocale = rest.findIndex((line) => line.startsWith('Locale: '));
+  return (afterLocale >= 0 && rest.slice(afterLocale + 1).find((line) => line.trim())) || first;
 }
 
 /** What @formatjs/intl returns as it is, with no formatter: one literal. */

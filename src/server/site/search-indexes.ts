@@ -34,8 +34,7 @@ export function indexedPages(site: Site, locale: string): IndexedPage[] {
     .map((page) => ({
       path: pagePath(locale, page.localSlug),
       title: page.title,
-      fallback:
-        page.contentLocale === locale ? null : { lang: page.contentLocale, language: languageName(intl, page.contentLocale) },
+      fallback: page.contentLocale === locale ? null : { lang: page.contentLocale, language: languageName(intl, page.contentLocale) },
       sections: page.sections,
     }));
 }

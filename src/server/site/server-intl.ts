@@ -16,14 +16,9 @@ export function makeServerIntls(catalog: MessageCatalog, defaultLocale: string, 
   return new Map([...catalog.keys()].map((locale) => [locale, makeIntl(localeMessages(locale, catalog, defaultLocale), cache, report)]));
 }
 
-function reportMessageFailure({ locale, id, error }: MessageFailure, log: Pick<Logger, 'warn'> | undefined): void {
-  const cause = (error as { originalMessage?: string }).originalMessage ?? firstLine(error.message);
+function reportMessageFailure({ locale, id, error, cause }: MessageFailure, log: Pick<Logger, 'warn'> | undefined): void {
   const message = `message "${id}" of locale "${locale}" did not format; the default locale's message (or the key) is shown`;
   if (log) log.warn(message, { locale, key: id, cause });
   else process.stderr.write(`polysite: ${message}: ${cause}\n`);
   reportServerError(error);
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0]!;
 }
