@@ -1,16 +1,16 @@
-import { createIntlCache, type LocaleMessages, type MessageFailure, makeIntl, type SiteIntl } from '../i18n/intl.ts';
+import { createIntlCache, type LocaleMessages, type MessageFailure, makeMessageIntl, type MessageIntl } from '../i18n/intl.ts';
 import { reportError } from './reporting.ts';
 
 // The browser's IntlShapes: one per locale, made when its messages first arrive,
 // sharing one cache of Intl objects. The search chunk gets `intlFor` passed in.
 
 const cache = createIntlCache();
-const intls = new Map<string, SiteIntl>();
+const intls = new Map<string, MessageIntl>();
 
-export function intlFor(messages: LocaleMessages): SiteIntl {
+export function intlFor(messages: LocaleMessages): MessageIntl {
   let intl = intls.get(messages.locale);
   if (!intl) {
-    intl = makeIntl(messages, cache, reportFailure);
+    intl = makeMessageIntl(messages, cache, reportFailure);
     intls.set(messages.locale, intl);
   }
   return intl;

@@ -4,7 +4,7 @@
 // step's details live in their own file: links.ts (which clicks), page-loader.ts
 // (fetching), scroll-memory.ts, progress.ts, prefetch.ts, reload-guard.ts,
 // locale-cookie.ts.
-import type { LocaleMessages, SiteIntl } from '../i18n/intl.ts';
+import type { LocaleMessages, MessageIntl } from '../i18n/intl.ts';
 import { ANNOUNCER_ELEMENT_ID, pageKey } from '../routes/page-data.ts';
 import type { MessageUrls, PageData } from '../routes/types.ts';
 import { updateHead } from './head.ts';
@@ -20,7 +20,7 @@ import { createScrollMemory } from './scroll-memory.ts';
 /** What React renders, read through useSyncExternalStore. */
 export type NavState = {
   page: PageData;
-  intl: SiteIntl;
+  intl: MessageIntl;
   /** Set after a client navigation, until the screen has been committed. */
   arrival: { scroll: [number, number] | null; hash: string } | null;
 };

@@ -2,7 +2,7 @@
 import { dataUrl, pageKey } from '../routes/page-data.ts';
 import type { Searcher } from '../routes/search-box.tsx';
 import { loadSearchIndex, searchIndex } from '../routes/search/engine.ts';
-import type { LocaleMessages, SiteIntl } from '../i18n/intl.ts';
+import type { LocaleMessages, MessageIntl } from '../i18n/intl.ts';
 import { searchPageData } from '../routes/search/page.ts';
 import { parseSearchQuery } from '../routes/search/query.ts';
 import type { LocaleLink, PageData, Payload } from '../routes/types.ts';
@@ -67,7 +67,7 @@ export async function localSearchPage({
   build: string;
   locales: readonly LocaleLink[];
   /** The main bundle's (client-intl.ts), passed in so that this chunk shares no module with it. */
-  intlFor: (messages: LocaleMessages) => SiteIntl;
+  intlFor: (messages: LocaleMessages) => MessageIntl;
 }): Promise<PageData> {
   const query = parseSearchQuery(search);
   if (query.kind === 'reject') throw new Error(query.reason);

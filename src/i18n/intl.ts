@@ -1,5 +1,15 @@
 import { type MessageFormatElement, TYPE } from '@formatjs/icu-messageformat-parser';
-import { createIntl, formatMessage, type IntlCache, type IntlShape, type MessageDescriptor } from '@formatjs/intl';
+import {
+  createFormatters,
+  createIntl,
+  DEFAULT_INTL_CONFIG,
+  type Formatters,
+  formatMessage,
+  type IntlCache,
+  type IntlShape,
+  type MessageDescriptor,
+  type OnErrorFn,
+} from '@formatjs/intl';
 import { IntlMessageFormat } from 'intl-messageformat';
 
 export { createIntlCache } from '@formatjs/intl';
@@ -20,44 +30,67 @@ export type MessageValues = Record<string, string | number>;
  */
 export type LocaleMessages = { locale: string; messages: CompiledMessages; defaultLocale: string; defaults: CompiledMessages };
 
-/** What screens format with: @formatjs/intl's, one per locale. */
+/** The server's formatter: @formatjs/intl's IntlShape, one per locale (messages, dates, lists, language names). */
 export type SiteIntl = IntlShape<string>;
+
+/**
+ * What screens format with, on the server and in the browser: the message half of an
+ * IntlShape. Dates, lists and language names are formatted on the server, into the page
+ * data; the browser's IntlShape is this half alone (see makeMessageIntl).
+ */
+export type MessageIntl = Pick<SiteIntl, 'locale' | 'defaultLocale' | 'formatMessage' | '$t' | 'formatters'>;
 
 /** A message that did not format (or another formatter's error), reported once per locale and key. */
 export type MessageFailure = { locale: string; id: string; error: Error; cause: string };
+
+type Report = (failure: MessageFailure) => void;
 
 /** Distinct failures an IntlShape reports at most: past this many, it is one failure repeating. */
 const MAX_REPORTED = 200;
 
 /**
- * The locale's IntlShape. A message that fails to format (a translator renamed a
- * placeholder, a value is missing) shows the default locale's message, and failing
- * that its key; `report` hears of it once per key, and the page goes on rendering.
+ * The locale's IntlShape (createIntl), with the message formatting of makeMessageIntl.
+ * A formatter's failure is reported once per key, as a message's is.
+ */
+export function makeIntl(bundle: LocaleMessages, cache: IntlCache, report: Report): SiteIntl {
+  const onError = reportOnce(bundle.locale, report);
+  const intl = createIntl({ locale: bundle.locale, defaultLocale: bundle.defaultLocale, messages: bundle.messages, onError }, cache);
+  return { ...intl, ...messageFormatting(bundle, intl, intl.formatters) };
+}
+
+/**
+ * The browser's IntlShape: the library's config, formatters (with the shared cache) and
+ * formatMessage, without the formatters for dates, lists and names that only the server
+ * calls (createIntl binds them all, and they would cost the first load 2 KB gzip).
+ */
+export function makeMessageIntl(bundle: LocaleMessages, cache: IntlCache, report: Report): MessageIntl {
+  const config = {
+    ...DEFAULT_INTL_CONFIG,
+    locale: bundle.locale,
+    defaultLocale: bundle.defaultLocale,
+    messages: bundle.messages,
+    onError: reportOnce(bundle.locale, report),
+  };
+  return { locale: config.locale, defaultLocale: config.defaultLocale, ...messageFormatting(bundle, config, createFormatters(cache)) };
+}
+
+/**
+ * formatMessage for a locale. A message that fails to format (a translator renamed a
+ * placeholder, a value is missing) shows the default locale's message, and failing that
+ * its key; `onError` hears of it, and the page goes on rendering.
  *
  * Each message's IntlMessageFormat is made here, once: @formatjs/intl's own
  * `getMessageFormat` memo finds it by a key serialised from the message's AST at every
  * call, which cost 5 % of an uncached render. Ours finds it by the AST itself (the
  * same array the catalog holds). Per-call message options are not supported.
  */
-export function makeIntl(bundle: LocaleMessages, cache: IntlCache, report: (failure: MessageFailure) => void): SiteIntl {
+function messageFormatting(
+  bundle: LocaleMessages,
+  config: Parameters<typeof formatMessage>[0],
+  library: Formatters,
+): Pick<MessageIntl, 'formatMessage' | '$t' | 'formatters'> {
   const { locale, messages, defaultLocale } = bundle;
   const defaults = locale === defaultLocale ? messages : bundle.defaults;
-  const reported = new Set<string>();
-  const intl = createIntl(
-    {
-      locale,
-      defaultLocale,
-      messages,
-      onError(error) {
-        const id = String(('descriptor' in error && error.descriptor?.id) || error.code);
-        if (reported.has(id) || reported.size >= MAX_REPORTED) return;
-        reported.add(id);
-        report({ locale, id, error, cause: causeOf(error) });
-      },
-    },
-    cache,
-  );
-  const library = intl.formatters;
   const builtFor = (catalog: CompiledMessages, inLocale: string) =>
     new Map(
       Object.values(catalog)
@@ -66,7 +99,7 @@ export function makeIntl(bundle: LocaleMessages, cache: IntlCache, report: (fail
     );
   const own = builtFor(messages, locale);
   const fallback = defaults === messages ? own : builtFor(defaults, defaultLocale);
-  const formatters: SiteIntl['formatters'] = {
+  const formatters: Formatters = {
     ...library,
     getMessageFormat: (message, locales, formats, options) =>
       (locales === locale ? own : fallback).get(message as MessageFormatElement[]) ??
@@ -75,8 +108,19 @@ export function makeIntl(bundle: LocaleMessages, cache: IntlCache, report: (fail
   // The library falls back to a descriptor's `defaultMessage`: each key's is the default locale's, made once.
   const descriptors = new Map(Object.keys(messages).map((id) => [id, { id, defaultMessage: defaults[id] }]));
   const format = ((descriptor: MessageDescriptor, values?: Record<string, string | number>) =>
-    formatMessage(intl, formatters, descriptors.get(String(descriptor.id)) ?? descriptor, values)) as SiteIntl['formatMessage'];
-  return { ...intl, formatters, formatMessage: format, $t: format };
+    formatMessage(config, formatters, descriptors.get(String(descriptor.id)) ?? descriptor, values)) as SiteIntl['formatMessage'];
+  return { formatters, formatMessage: format, $t: format };
+}
+
+/** @formatjs/intl's onError, reporting each key (or error code) once. */
+function reportOnce(locale: string, report: Report): OnErrorFn {
+  const reported = new Set<string>();
+  return (error) => {
+    const id = String(('descriptor' in error && error.descriptor?.id) || error.code);
+    if (reported.has(id) || reported.size >= MAX_REPORTED) return;
+    reported.add(id);
+    report({ locale, id, error, cause: causeOf(error) });
+  };
 }
 
 /**
