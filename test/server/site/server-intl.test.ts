@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { createIntlCache, localeMessages, type MessageFailure, makeIntl } from '../../../src/i18n/intl.ts';
+import { createIntlCache, localeMessages, type MessageFailure, makeIntl, makeMessageIntl } from '../../../src/i18n/intl.ts';
 import { ROOT_DIR } from '../../../src/server/config.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
 import { makeServerIntls } from '../../../src/server/site/server-intl.ts';
@@ -32,18 +32,22 @@ test("every key of every locale formats to text with the default locale's argume
 });
 
 test("the browser's IntlShape, made from the message asset as it travels (JSON), formats every message as the server's", () => {
+  // The same renamed placeholder on both sides: the browser's fallback must read as the server's.
   const catalog = loadMessages(join(ROOT_DIR, 'locales'), LOCALES, 'en');
+  catalog.get('de')!['docs.next'] = loadMessages(makeLocales({ en: { 'messages.json': { ...MESSAGES, x: 'Weiter: {titel}' } } }), ['en'], 'en').get('en')!.x!;
   const server = makeServerIntls(catalog, 'en', logged());
   const defaults = catalog.get('en')!;
   const cache = createIntlCache();
+  const failures: string[] = [];
   for (const locale of LOCALES) {
     const travelled = JSON.parse(JSON.stringify(localeMessages(locale, catalog, 'en')));
-    const browser = makeIntl(travelled, cache, () => {});
+    const browser = makeMessageIntl(travelled, cache, ({ locale, id }) => failures.push(`${locale} ${id}`));
     for (const id of Object.keys(defaults)) {
       const values = argumentValues(defaults[id]!);
       assert.equal(browser.formatMessage({ id }, values), server.get(locale)!.formatMessage({ id }, values), `${locale} ${id}`);
     }
   }
+  assert.deepEqual(failures, ['de docs.next']);
 });
 
 test("a renamed placeholder shows the default locale's message, reported once per locale and key", () => {
