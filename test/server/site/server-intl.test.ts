@@ -34,7 +34,11 @@ test("every key of every locale formats to text with the default locale's argume
 test("the browser's IntlShape, made from the message asset as it travels (JSON), formats every message as the server's", () => {
   // The same renamed placeholder on both sides: the browser's fallback must read as the server's.
   const catalog = loadMessages(join(ROOT_DIR, 'locales'), LOCALES, 'en');
-  catalog.get('de')!['docs.next'] = loadMessages(makeLocales({ en: { 'messages.json': { ...MESSAGES, x: 'Weiter: {titel}' } } }), ['en'], 'en').get('en')!.x!;
+  catalog.get('de')!['docs.next'] = loadMessages(
+    makeLocales({ en: { 'messages.json': { ...MESSAGES, x: 'Weiter: {titel}' } } }),
+    ['en'],
+    'en',
+  ).get('en')!.x!;
   const server = makeServerIntls(catalog, 'en', logged());
   const defaults = catalog.get('en')!;
   const cache = createIntlCache();
