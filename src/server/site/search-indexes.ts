@@ -30,9 +30,9 @@ export function indexedPages(site: Site, locale: string): IndexedPage[] {
   // Language names only: an IntlShape without messages (the index is made at build time, apart from the server's).
   const intl = makeIntl({ locale, messages: {}, defaultLocale: locale, defaults: {} }, createIntlCache(), () => {});
   return [...site.pages.get(locale)!.values()]
-    .filter((page) => matchRoute(page.slug) !== 'search')
+    .filter((page) => matchRoute(page.key) !== 'search')
     .map((page) => ({
-      path: pagePath(locale, page.localSlug),
+      path: pagePath(locale, page.localPath),
       title: page.title,
       fallback: page.contentLocale === locale ? null : { lang: page.contentLocale, language: languageName(intl, page.contentLocale) },
       sections: page.sections,
