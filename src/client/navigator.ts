@@ -4,11 +4,11 @@
 // step's details live in their own file: links.ts (which clicks), page-loader.ts
 // (fetching), scroll-memory.ts, progress.ts, prefetch.ts, reload-guard.ts,
 // locale-cookie.ts.
-import type { CompiledMessages, Translator } from '../i18n/intl.ts';
+import type { LocaleMessages, MessageIntl } from '../i18n/intl.ts';
 import { ANNOUNCER_ELEMENT_ID, pageDataKey } from '../routes/page-data.ts';
 import type { MessageUrls, PageData } from '../routes/types.ts';
 import { updateHead } from './head.ts';
-import { makeIntl } from '../i18n/intl.ts';
+import { intlFor as intlOf } from './client-intl.ts';
 import { anchorOf, isPlainClick, pagePathOf } from './links.ts';
 import { rememberLocale } from './locale-cookie.ts';
 import { createPageLoader, type LoadResult, type LocalPages } from './page-loader.ts';
@@ -20,7 +20,7 @@ import { createScrollMemory } from './scroll-memory.ts';
 /** What React renders, read through useSyncExternalStore. */
 export type NavState = {
   page: PageData;
-  intl: Translator;
+  intl: MessageIntl;
   /** Set after a client navigation, until the screen has been committed. */
   arrival: { scroll: [number, number] | null; hash: string } | null;
 };
@@ -37,19 +37,12 @@ type Mode = 'push' | 'replace' | 'pop' | 'settle';
 const MAX_REDIRECTS = 2;
 
 /** Where the client starts: the document's page, its locale's messages, and where every locale's messages are. */
-export type InitialState = { page: PageData; messages: CompiledMessages; messageUrls: MessageUrls };
+export type InitialState = { page: PageData; messages: LocaleMessages; messageUrls: MessageUrls };
 
 export function createNavigator(initial: InitialState, local: LocalPages) {
-  const messages = new Map<string, CompiledMessages>([[initial.page.locale, initial.messages]]);
-  const intls = new Map<string, Translator>();
-  const intlFor = (locale: string) => {
-    let intl = intls.get(locale);
-    if (!intl) {
-      intl = makeIntl(locale, messages.get(locale) ?? {});
-      intls.set(locale, intl);
-    }
-    return intl;
-  };
+  const messages = new Map<string, LocaleMessages>([[initial.page.locale, initial.messages]]);
+  // A page is shown once its locale's messages are here (the loader waits for them).
+  const intlFor = (locale: string) => intlOf(messages.get(locale)!);
   const loader = createPageLoader(initial.page.build, initial.messageUrls, (locale) => messages.get(locale), local);
   const scroll = createScrollMemory();
 

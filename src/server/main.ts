@@ -42,7 +42,7 @@ async function startWorker(config: Config): Promise<void> {
   let build: string | null = null;
   if (config.serve === 'site') {
     try {
-      site = await prepareSite(config);
+      site = await prepareSite(config, log);
     } catch (error) {
       fail(`cannot start: ${(error as Error).message}`, error instanceof ContentError ? 1 : 2);
     }

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
 import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
-import { makeIntl } from '../../i18n/intl.ts';
+import type { SiteIntl } from '../../i18n/intl.ts';
+import { makeServerIntls } from '../site/server-intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
@@ -79,7 +80,8 @@ export function loadSite(
   { serving = locales }: { serving?: readonly string[] } = {},
 ): Site {
   const problems: string[] = [];
-  const labels = new Map(locales.map((locale) => [locale, markdownLabels(locale, messages)]));
+  const intls = makeServerIntls(messages, defaultLocale);
+  const labels = new Map(locales.map((locale) => [locale, markdownLabels(intls.get(locale)!)]));
   // Only the serving locales' sources and the default locale's (their fallbacks) are read:
   // the others' pages are needed only by name, for the translations.
   const reading = new Set([...serving, defaultLocale]);
@@ -194,8 +196,7 @@ function utf8Text(text: string): () => string {
   return () => bytes.toString();
 }
 
-function markdownLabels(locale: string, messages: MessageCatalog): MarkdownLabels {
-  const intl = makeIntl(locale, messages.get(locale) ?? {});
+function markdownLabels(intl: SiteIntl): MarkdownLabels {
   return {
     table: (number) => intl.formatMessage({ id: 'content.table' }, { number }),
     code: (number) => intl.formatMessage({ id: 'content.code' }, { number }),

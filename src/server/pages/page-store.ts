@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { directionOf } from '../../i18n/locales.ts';
-import type { CompiledMessages, Translator } from '../../i18n/intl.ts';
-import { makeServerIntl } from '../site/server-intl.ts';
+import { languageName, type LocaleMessages, localeMessages, type SiteIntl } from '../../i18n/intl.ts';
+import { makeServerIntls } from '../site/server-intl.ts';
 import { SECTIONS } from '../../routes/layout.tsx';
 import type { SearchResults } from '../../routes/search/engine.ts';
 import { searchPageData } from '../../routes/search/page.ts';
@@ -28,8 +28,9 @@ export type PageStore = {
   notFound(locale: string, path: string): PageData;
   /** The search page for a query and its results: `noindex` (no canonical), the switcher keeps the query. */
   searchPage(locale: string, query: string, results: SearchResults): PageData;
-  intl(locale: string): Translator;
-  messages(locale: string): CompiledMessages;
+  intl(locale: string): SiteIntl;
+  /** A locale's messages with the default locale's fallbacks: what its IntlShape formats, and the browser's asset. */
+  messages(locale: string): LocaleMessages;
   /** A strong validator for a stored page: changes with the build, the page data and its locale's messages. */
   etag(page: PageData): string | undefined;
   /**
@@ -43,6 +44,8 @@ export type PageStore = {
 type Options = {
   site: Site;
   messages: MessageCatalog;
+  /** Each locale's IntlShape (server-intl.ts); by default made here, reporting failures on stderr. */
+  intls?: ReadonlyMap<string, SiteIntl>;
   publicUrl: string;
   build: string;
   /** HTML characters of the PageData kept at most (the default site's 85 pages hold 430,000: all of them). */
@@ -56,14 +59,15 @@ const DEFAULT_MAX_CACHED_CHARS = MEMORY_BOUNDS.pageDataChars;
 export function buildPageStore({
   site,
   messages,
+  intls = makeServerIntls(messages, site.defaultLocale),
   publicUrl,
   build,
   maxCachedChars = DEFAULT_MAX_CACHED_CHARS,
   share = makeShareTags({ publicUrl, images: {}, links: { pathOf: site.paths.pathOf, feedOf: () => null } }),
 }: Options): PageStore {
-  const intls = new Map(site.locales.map((locale) => [locale, makeServerIntl(locale, messages.get(locale)!)]));
-  const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(locale, locale), locale)]));
-  const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(messages.get(locale)))]));
+  const bundles = new Map(site.locales.map((locale) => [locale, localeMessages(locale, messages, site.defaultLocale)]));
+  const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(intls.get(locale)!, locale), locale)]));
+  const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(bundles.get(locale)))]));
   const switchers = new Map<string, LocaleLink[]>();
   const { paths } = site;
   const navs = new Map(
@@ -76,9 +80,9 @@ export function buildPageStore({
   /** What one locale's pages share, made once. */
   const makers = new Map(
     site.locales.map((locale) => {
-      const screenFor = screenMaker(locale, site.pages.get(locale)!);
-      const names = new Intl.DisplayNames([locale], { type: 'language' });
       const intl = intls.get(locale)!;
+      const screenFor = screenMaker(intl, site.pages.get(locale)!);
+      const nameOf = (code: string) => languageName(intl, code);
       const make = (page: SourcePage): PageData | null => {
         const screen = screenFor(page);
         if (!screen) return null;
@@ -96,8 +100,8 @@ export function buildPageStore({
               ? null
               : {
                   contentLocale: page.contentLocale,
-                  language: names.of(locale) ?? locale,
-                  original: names.of(page.contentLocale) ?? page.contentLocale,
+                  language: nameOf(locale),
+                  original: nameOf(page.contentLocale),
                 },
           outdated: outdatedNotice(page),
           screen,
@@ -110,7 +114,7 @@ export function buildPageStore({
         if (translationStatus(true, page.recorded, source.fingerprint) !== 'outdated') return null;
         return {
           lang: site.defaultLocale,
-          original: names.of(site.defaultLocale) ?? site.defaultLocale,
+          original: nameOf(site.defaultLocale),
           path: paths.pathOf(site.defaultLocale, page.key),
         };
       };
@@ -172,7 +176,7 @@ export function buildPageStore({
       return searchPageData({ build, intl: intls.get(locale)!, chrome, locales: switcherFor(''), query, results });
     },
     intl: (locale) => intls.get(locale)!,
-    messages: (locale) => messages.get(locale)!,
+    messages: (locale) => bundles.get(locale)!,
     *entries() {
       for (const [locale, pages] of site.pages) {
         for (const key of pages.keys())
@@ -191,7 +195,7 @@ function sha256(text: string): string {
  * text served in another locale) is a copy, so its canonical is the original, and
  * no alternate ever points at one.
  */
-function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string, share: ShareTagMaker): Head {
+function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: string, share: ShareTagMaker): Head {
   const { paths } = site;
   const translated = site.translations.get(page.key) ?? [];
   const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.key) }));
@@ -215,10 +219,6 @@ function localeLinks(site: Site, key: PageKey, autonyms: Map<string, string>): L
     path: site.paths.pathOf(locale, key),
     dir: directionOf(locale),
   }));
-}
-
-function languageName(inLocale: string, locale: string): string {
-  return new Intl.DisplayNames([inLocale], { type: 'language' }).of(locale) ?? locale;
 }
 
 function capitalise(text: string, locale: string): string {

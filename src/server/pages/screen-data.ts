@@ -5,6 +5,7 @@ import { matchRoute } from '../../routes/match.ts';
 import { pagePath } from '../../routes/location.ts';
 import type { Heading, Link, NavNode, PostSummary, ScreenData } from '../../routes/types.ts';
 import type { SourcePage } from '../content/site.ts';
+import type { SiteIntl } from '../../i18n/intl.ts';
 
 /** Reading speed in characters per minute: about 200 words a minute in alphabetic scripts, ~500 characters in Japanese. */
 const CHARS_PER_MINUTE: Record<string, number> = { ja: 500, zh: 500 };
@@ -20,8 +21,9 @@ export type ScreenMaker = (page: SourcePage) => ScreenData | null;
  * What every screen of one locale shares (the post list, the docs tree and its
  * reading order) is built here once; the returned function makes one page's screen.
  */
-export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePage>): ScreenMaker {
-  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePage>): ScreenMaker {
+  const { locale } = intl;
+  const dates = (date: Date) => intl.formatDate(date, { dateStyle: 'long', timeZone: 'UTC' });
   const linkTo = (page: SourcePage): Link => ({
     title: page.title,
     path: pagePath(locale, page.localPath),
@@ -144,7 +146,7 @@ export function readingMinutes(page: Pick<SourcePage, 'contentLocale' | 'textLen
   return Math.max(1, Math.round(page.textLength / perMinute));
 }
 
-function formatDate(page: SourcePage, dates: Intl.DateTimeFormat) {
+function formatDate(page: SourcePage, dates: (date: Date) => string) {
   const isoDate = page.date ?? '';
-  return { isoDate, date: isoDate ? dates.format(new Date(`${isoDate}T00:00:00Z`)) : '' };
+  return { isoDate, date: isoDate ? dates(new Date(`${isoDate}T00:00:00Z`)) : '' };
 }

@@ -1,4 +1,4 @@
-import type { Translator } from '../../i18n/intl.ts';
+import type { SiteIntl } from '../../i18n/intl.ts';
 import { ATOM_TYPE } from '../../routes/feed.ts';
 import { matchRoute } from '../../routes/match.ts';
 import type { Head, HeadTag } from '../../routes/types.ts';
@@ -117,7 +117,7 @@ export type ShareContext = { publicUrl: string; images: ShareImages; links: Site
 
 /** What the page store calls: a content page's tags, and those of a page made per request. */
 export type ShareTagMaker = {
-  page(page: SourcePage, intl: Translator, head: Pick<Head, 'canonical' | 'alternates'>, pages: ReadonlyMap<string, SourcePage>): ShareHead;
+  page(page: SourcePage, intl: SiteIntl, head: Pick<Head, 'canonical' | 'alternates'>, pages: ReadonlyMap<string, SourcePage>): ShareHead;
   plain(locale: string): ShareHead;
 };
 

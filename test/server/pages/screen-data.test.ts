@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readingMinutes, screenMaker } from '../../../src/server/pages/screen-data.ts';
 import type { NavNode, ScreenData } from '../../../src/routes/types.ts';
 import { makePage, makeSite } from '../../helpers/content.ts';
+import { makeServerIntls } from '../../../src/server/site/server-intl.ts';
 
 /** A docs tree: index, two top-level pages, a section with two pages and a sub-section. */
 const DOCS = {
@@ -18,9 +19,9 @@ const DOCS = {
 };
 
 async function screensOf(tree: Record<string, Record<string, string | object>>, locale = Object.keys(tree)[0]!) {
-  const { site } = await makeSite(tree);
+  const { site, messages } = await makeSite(tree);
   const pages = site.pages.get(locale)!;
-  const screenFor = screenMaker(locale, pages);
+  const screenFor = screenMaker(makeServerIntls(messages, site.defaultLocale).get(locale)!, pages);
   return (slug: string) => screenFor(pages.get(slug)!)!;
 }
 
