@@ -2,8 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
 import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
-import type { SiteIntl } from '../../i18n/intl.ts';
-import { makeServerIntls } from '../site/server-intl.ts';
+import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
@@ -80,7 +79,10 @@ export function loadSite(
   { serving = locales }: { serving?: readonly string[] } = {},
 ): Site {
   const problems: string[] = [];
-  const intls = makeServerIntls(messages, defaultLocale);
+  // The labels the compiled HTML carries; a label that fails to format is the default locale's (said once).
+  const intls = makeIntls(messages, defaultLocale, ({ locale, id, cause }) =>
+    process.stderr.write(`polysite: message "${id}" of locale "${locale}" did not format (${cause}); the default locale's is used\n`),
+  );
   const labels = new Map(locales.map((locale) => [locale, markdownLabels(intls.get(locale)!)]));
   // Only the serving locales' sources and the default locale's (their fallbacks) are read:
   // the others' pages are needed only by name, for the translations.
