@@ -59,6 +59,9 @@ export function parseFenceInfo(info: string, warn: (message: string) => void): F
   return result;
 }
 
+/** Names authors give code that is not in any language: plain text, without a warning. */
+const PLAIN_TEXT = new Set(['text', 'txt', 'plain', 'plaintext']);
+
 /** `// [!code ++]`, `# [!code --]`, `<!-- [!code ++] -->`, `/* [!code --] *\/`, `-- [!code ++]` at a line's end. */
 const NOTATION = /\s*(?:\/\/|#|<!--|\/\*|--|;)\s*\[!code (\+\+|--)\]\s*(?:-->|\*\/)?\s*$/;
 
@@ -80,7 +83,7 @@ function renderCode(content: string, info: FenceInfo, env: MarkdownEnv, line: nu
     .join('\n');
 
   let lines: string[] | null = null;
-  if (info.lang) {
+  if (info.lang && !PLAIN_TEXT.has(info.lang.toLowerCase())) {
     const result = highlight(code, info.lang);
     if (result.kind === 'highlighted') lines = result.lines;
     else if (result.kind === 'unknown')
@@ -101,7 +104,7 @@ function renderCode(content: string, info: FenceInfo, env: MarkdownEnv, line: nu
       return `<span class="${classes.join(' ')}">${html}</span>`;
     })
     .join('\n');
-  const name = info.lang && (languageName(info.lang) ?? info.lang);
+  const name = info.lang && (PLAIN_TEXT.has(info.lang.toLowerCase()) ? 'Text' : (languageName(info.lang) ?? info.lang));
   const head =
     (info.title ? `<span class="code-title">${escapeHtml(info.title)}</span>` : '') +
     (name ? `<span class="code-lang">${escapeHtml(name)}</span>` : '') +

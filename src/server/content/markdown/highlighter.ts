@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createCssVariablesTheme, createHighlighterCoreSync, type HighlighterCore, type ThemedToken } from '@shikijs/core';
-import { createOnigurumaEngine } from '@shikijs/engine-oniguruma';
+import { createJavaScriptRegexEngine } from '@shikijs/engine-javascript';
 import css from '@shikijs/langs/css';
 import diff from '@shikijs/langs/diff';
 import dockerfile from '@shikijs/langs/dockerfile';
@@ -28,9 +28,9 @@ import yaml from '@shikijs/langs/yaml';
  * for light and one for dark (src/client/styles.css), so a page carries neither
  * highlighter code nor inline styles (the CSP allows no `style` attribute).
  *
- * Shiki's fine-grained core with only these languages, and Oniguruma (the regex
- * engine the grammars are written for, as WebAssembly): Shiki's JavaScript engine
- * gave different tokens for the same line on successive calls under Node 20.
+ * Shiki's fine-grained core with only these languages, and its JavaScript regex
+ * engine: made synchronously (Markdown compiles synchronously), no WebAssembly, and
+ * it tokenized our docs as Oniguruma does, in about 60 % of the time.
  */
 const LANGUAGES = [
   css,
@@ -60,17 +60,14 @@ export const MAX_HIGHLIGHTED_LINES = 2000;
 export const MAX_HIGHLIGHTED_LINE_LENGTH = 10_000;
 
 /** The theme names its colours `var(--tk-token-keyword)` and so on; each becomes the class `tk-keyword`. */
-const THEME = createCssVariablesTheme({ name: 'polysite', variablePrefix: '--tk-', fontStyle: true });
+const THEME = createCssVariablesTheme({ name: 'polysite', variablePrefix: '--tk-', fontStyle: false });
 
-// Markdown compiles synchronously, so the engine is made when this module loads
-// (the WebAssembly is instantiated asynchronously); only what compiles Markdown loads
-// it. One highlighter per thread, made at the first fenced block with a language and
+// One highlighter per thread, made at the first fenced block with a language and
 // kept for the whole build (or the dev server's life); each grammar is compiled when
 // first used.
-const engine = await createOnigurumaEngine(import('@shikijs/engine-oniguruma/wasm-inlined'));
 let highlighter: HighlighterCore | null = null;
 function shiki(): HighlighterCore {
-  highlighter ??= createHighlighterCoreSync({ themes: [THEME], langs: LANGUAGES, engine });
+  highlighter ??= createHighlighterCoreSync({ themes: [THEME], langs: LANGUAGES, engine: createJavaScriptRegexEngine() });
   return highlighter;
 }
 
@@ -104,7 +101,11 @@ export function highlight(code: string, lang: string): Highlighted {
   const key = createHash('sha256').update(lang.toLowerCase()).update('\0').update(code).digest('base64url');
   const known = memo.get(key);
   if (known) return { kind: 'highlighted', lines: known.lines };
-  const lines = shiki().codeToTokensBase(code, { lang: lang.toLowerCase(), theme: THEME.name! }).map(lineHtml);
+  // No time limit: with one (Shiki's default is 500 ms a line), a line whose grammar is
+  // still being compiled, or a busy machine, leaves the rest of the line one token, so the
+  // same code came out differently from one call to the next. The size budget bounds the time.
+  const tokens = shiki().codeToTokensBase(code, { lang: lang.toLowerCase(), theme: THEME.name!, tokenizeTimeLimit: 0 });
+  const lines = tokens.map(lineHtml);
   remember(key, lines);
   return { kind: 'highlighted', lines };
 }
@@ -132,23 +133,41 @@ function remember(key: string, lines: string[]): void {
   }
 }
 
-const FONT_STYLES: [number, string][] = [
-  [1, 'tk-i'],
-  [2, 'tk-b'],
-  [4, 'tk-u'],
-];
+/**
+ * The theme's colours as the classes the stylesheet colours (src/client/code.css): a
+ * few, since every page's first load carries them. The rest (punctuation, a diff's
+ * inserted text, which its line's background shows) are the text's colour.
+ */
+const CLASSES: Record<string, string> = {
+  'token-keyword': 'tk-keyword',
+  'token-string': 'tk-string',
+  'token-string-expression': 'tk-string',
+  'token-link': 'tk-string',
+  'token-comment': 'tk-comment',
+  'token-constant': 'tk-constant',
+  'token-function': 'tk-function',
+  'token-parameter': 'tk-parameter',
+};
 
-/** One line's tokens as HTML: text in the foreground colour stays bare, the rest is wrapped by colour class. */
+/** One line's tokens as HTML: text in the foreground colour stays bare, the rest is wrapped in its colour's class; neighbours of one colour are joined. */
 function lineHtml(tokens: ThemedToken[]): string {
   let out = '';
+  let open = '';
+  let text = '';
+  const flush = () => {
+    if (text) out += open ? `<span class="${open}">${escapeHtml(text)}</span>` : escapeHtml(text);
+    text = '';
+  };
   for (const token of tokens) {
-    const classes: string[] = [];
-    const name = /^var\(--tk-(?:token-)?([a-z-]+)\)$/.exec(token.color ?? '')?.[1];
-    if (name && name !== 'foreground') classes.push(`tk-${name}`);
-    for (const [bit, name] of FONT_STYLES) if ((token.fontStyle ?? 0) & bit) classes.push(name);
-    const text = escapeHtml(token.content);
-    out += classes.length ? `<span class="${classes.join(' ')}">${text}</span>` : text;
+    const name = /^var\(--tk-([a-z-]+)\)$/.exec(token.color ?? '')?.[1] ?? '';
+    const kind = CLASSES[name] ?? '';
+    if (kind !== open && token.content.trim()) {
+      flush();
+      open = kind;
+    }
+    text += token.content;
   }
+  flush();
   return out;
 }
 
