@@ -17,7 +17,7 @@ import { pageDataMiddleware } from '../pages/page-data-route.ts';
 import { pagesMiddleware } from '../pages/page-middleware.ts';
 import { browserMonitoring } from '../pages/page-document.ts';
 import { RenderCache } from './bounded-cache.ts';
-import { sendStored } from './send.ts';
+import { requireAcceptableEncoding, sendStored } from './send.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { PreparedSite } from '../site/prepare-site.ts';
 
@@ -141,7 +141,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
     ctx.set('Cache-Control', policy.asset);
     sendStored(ctx, body);
   };
-  fixed.get(FIXED_ROUTES.assets, madeAsset, assets, () => {
+  fixed.get(FIXED_ROUTES.assets, madeAsset, requireAcceptableEncoding, assets, () => {
     throw new HttpError(404, 'Not found');
   });
   fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
