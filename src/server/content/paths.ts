@@ -168,7 +168,7 @@ export function sitePaths(pages: ReadonlyMap<string, ReadonlyMap<string, { local
     },
   };
 
-  function findAsSpelled(locale: string, slug: string): { key: string; canonical: boolean } | undefined {
+  function findAsSpelled(locale: string, slug: string): { key: PageKey; canonical: boolean } | undefined {
     const here = byPath.get(locale);
     if (!here) return undefined;
     const key = here.get(slug);

@@ -78,7 +78,7 @@ describe('an accented localized slug', () => {
   });
 
   test('page data for the NFD spelling redirects to the NFC page', async () => {
-    const build = app.runtime.manifest.build;
+    const build = app.site.manifest.build;
     const response = await get(app.url, `/_data/${build}${wire('/de/über-uns', 'NFD')}.json`);
     assert.equal(response.status, 200);
     assert.deepEqual(JSON.parse(response.body), { redirect: wire('/de/über-uns', 'NFC') });
