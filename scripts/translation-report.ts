@@ -3,7 +3,6 @@ import type { Site } from '../src/server/content/site.ts';
 import type { TranslationStatus } from '../src/server/content/translation-record.ts';
 import { translationRows } from '../src/server/content/translation-status.ts';
 import { readMessageTexts, readSameAsDefault } from '../src/server/content/messages.ts';
-import { pagePath } from '../src/routes/location.ts';
 import { type Behind, behind } from './translation-history.ts';
 
 /** What `npm run translations` reports, and `--json` writes: every page of every locale with its status. */

@@ -20,19 +20,14 @@ import { RenderCache } from './bounded-cache.ts';
 import { requireAcceptableEncoding, sendStored } from './send.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { PreparedSite } from '../site/prepare-site.ts';
+import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 
-/**
- * Rendered pages and page data kept in memory at most, compressed forms included
- * (the default site needs about 3 MB). 16 MB hold about 300 pages of a large docs
- * site with their page data and brotli forms (about 60 KB a page), the ones visitors
- * ask for again; the rest are rendered on demand. Twice that bought no throughput in
- * the bench and cost about 20 MB of resident memory at 10,000 pages.
- */
-const RENDER_CACHE_BYTES = 16 * 1024 * 1024;
-/** Not-found pages kept (by requested path; the keys are the visitors', so the bytes are bounded small). */
-const NOT_FOUND_CACHE_BYTES = 4 * 1024 * 1024;
-/** Search pages kept (by query; the same bound as not-found pages, for the same reason). */
-const SEARCH_CACHE_BYTES = 4 * 1024 * 1024;
+// Rendered pages and page data kept in memory at most, compressed forms included:
+// about 300 pages of a large docs site with their page data and brotli forms, the
+// ones visitors ask for again; the rest are rendered on demand. Twice that bought no
+// throughput in the bench and cost resident memory at 10,000 pages. Not-found and
+// search pages have caches of their own: their keys are the visitors', so they
+// cannot push real pages out. The figures: memory-bounds.ts.
 
 /** What the render cache keeps (all null with RENDER_CACHE=off). */
 export type RenderCaches = { rendered: RenderCache | null; notFound: RenderCache | null; search: RenderCache | null };
@@ -40,9 +35,9 @@ export type RenderCaches = { rendered: RenderCache | null; notFound: RenderCache
 function renderCaches(config: Config): RenderCaches {
   if (!config.renderCache) return { rendered: null, notFound: null, search: null };
   return {
-    rendered: new RenderCache(RENDER_CACHE_BYTES),
-    notFound: new RenderCache(NOT_FOUND_CACHE_BYTES),
-    search: new RenderCache(SEARCH_CACHE_BYTES),
+    rendered: new RenderCache(MEMORY_BOUNDS.renderedBytes),
+    notFound: new RenderCache(MEMORY_BOUNDS.notFoundBytes),
+    search: new RenderCache(MEMORY_BOUNDS.searchBytes),
   };
 }
 

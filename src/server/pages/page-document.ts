@@ -8,6 +8,7 @@ import type { Manifest } from '../site/manifest.ts';
 import type { PageStore } from './page-store.ts';
 import { type RenderedDocument, renderDocument } from './render.ts';
 import { BoundedCache } from '../http/bounded-cache.ts';
+import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 
 export type RenderOptions = { waitForAll: boolean; timeoutMs: number; onError: (error: unknown) => void };
 
@@ -24,8 +25,8 @@ type DocumentRendererParts = {
   messageUrls: MessageUrls;
 };
 
-/** Characters of page shells kept: the default site's 85 pages need 454,000 (5,300 a page); at 10,000 pages (about 11,000 a page) about 90 are kept. */
-const SHELL_CACHE_CHARS = 1024 * 1024;
+/** Page shells kept (memory-bounds.ts): all of a small site's; on a large one, the pages asked for most. */
+const SHELL_CACHE_CHARS = MEMORY_BOUNDS.shellChars;
 
 export function documentRenderer({ store, manifest, monitoring, searchIndexes, messageUrls }: DocumentRendererParts): DocumentRenderer {
   // What the embedded JSON holds beside the page (where each locale's messages and

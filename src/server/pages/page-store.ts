@@ -9,6 +9,7 @@ import type { Head, LocaleLink, NavEntry, PageData } from '../../routes/types.ts
 import type { Site, SourcePage } from '../content/site.ts';
 import type { PageKey } from '../content/paths.ts';
 import { BoundedCache } from '../http/bounded-cache.ts';
+import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import type { MessageCatalog } from '../content/messages.ts';
 import { screenMaker } from './screen-data.ts';
 import { translationStatus } from '../content/translation-record.ts';
@@ -50,7 +51,7 @@ type Options = {
   share?: ShareTagMaker;
 };
 
-const DEFAULT_MAX_CACHED_CHARS = 2 * 1024 * 1024;
+const DEFAULT_MAX_CACHED_CHARS = MEMORY_BOUNDS.pageDataChars;
 
 export function buildPageStore({
   site,
