@@ -97,10 +97,8 @@ async function sendPage(
   // Only the page cache's are answered without Koa (cached-answers.ts); search and not-found pages always come here.
   const remembered = pages === cache ? key : null;
   if (stored) return sendKept(ctx, stored, encoding, remembered);
-  if (ctx.method === 'HEAD') {
-    if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
-    return;
-  }
+  // HEAD renders as GET does (and keeps the page as GET would): its headers are GET's,
+  // Content-Length included, which only the rendered bytes can tell.
 
   let failed = false;
   const rendered = await render(page, {
