@@ -144,7 +144,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
   fixed.get(FIXED_ROUTES.assets, madeAsset, assets, () => {
     throw new HttpError(404, 'Not found');
   });
-  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...runtime, build: runtime.manifest.build, cache, policy }));
+  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...runtime, build: runtime.manifest.build, cache, searchCache, policy }));
   fixed.get(FIXED_ROUTES.health, healthMiddleware({ lifecycle, build: runtime.manifest.build, never: policy.never }));
   fixed.get(FIXED_ROUTES.sitemap, (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';
