@@ -214,7 +214,9 @@ if (!isMainThread) {
       answer = { parts, indexes: await indexes };
       // The large buffers (each locale's HTML, its index) move to the main thread instead of
       // being copied twice (at 2,000 pages a locale, copying them took 1 s of the build).
-      transfer = [...parts.map((part) => part.bodies), ...answer.indexes.flatMap((index) => [index.bytes, index.compact])].flatMap(ownBuffer);
+      transfer = [...parts.map((part) => part.bodies), ...answer.indexes.flatMap((index) => [index.bytes, index.compact])].flatMap(
+        ownBuffer,
+      );
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
     }

@@ -210,7 +210,10 @@ function unify(word: string): string {
   if (term.includes("'") || term.includes('’')) {
     term = term.replace(/’/g, "'").replace(ELISION, '').replace(POSSESSIVE, '').replace(/'/g, '');
   }
-  return term.replace(TO_FOLD, (char) => FOLDED[char]!).replace(WHITESPACE, '').normalize('NFC');
+  return term
+    .replace(TO_FOLD, (char) => FOLDED[char]!)
+    .replace(WHITESPACE, '')
+    .normalize('NFC');
 }
 
 const WHITESPACE = /\s+/gu;

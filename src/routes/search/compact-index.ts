@@ -26,7 +26,16 @@ type Header = {
   /** Byte offset and length of each part, from the start of the block. */
   parts: Record<PartName, [number, number]>;
 };
-type PartName = 'termOffsets' | 'termBytes' | 'postingOffsets' | 'docs' | 'freqs' | 'fieldLengths' | 'docPages' | 'stringOffsets' | 'strings';
+type PartName =
+  | 'termOffsets'
+  | 'termBytes'
+  | 'postingOffsets'
+  | 'docs'
+  | 'freqs'
+  | 'fieldLengths'
+  | 'docPages'
+  | 'stringOffsets'
+  | 'strings';
 
 /** A loaded compact index: views on its block, nothing copied. */
 export type CompactIndex = {

@@ -91,7 +91,10 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
     }
     return index;
   };
-  const answers = new BoundedCache<SearchResults>(RESULTS_CACHE_BYTES, (results, key) => 2 * key.length + 2 * JSON.stringify(results).length);
+  const answers = new BoundedCache<SearchResults>(
+    RESULTS_CACHE_BYTES,
+    (results, key) => 2 * key.length + 2 * JSON.stringify(results).length,
+  );
   return {
     indexes,
     asset: (path) => assets.get(path),
