@@ -184,7 +184,7 @@ const HOSTILE: [string, string][] = [
  * (a counter word added, so no answer is kept): the server's CPU per request; then a cached
  * page asked while the query runs, and how long it waited.
  */
-async function hostile(server: Server) {
+export async function hostile(server: Server) {
   const build = await buildOf(server);
   const pid = server.child.pid!;
   console.log('| query | CPU ms per request (median of 5, distinct) | page asked during it, ms |');
@@ -210,7 +210,7 @@ async function hostile(server: Server) {
 }
 
 /** Every page of the site once (the sitemap's), then one search in every locale: the state the RSS target is quoted after. */
-async function everyPage(server: Server) {
+export async function everyPage(server: Server) {
   const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
   const paths = [...sitemap.matchAll(/<loc>[^<]*?(\/[a-z]{2}[^<]*)<\/loc>/g)].map((match) => match[1]!);
   for (let i = 0; i < paths.length; i += 16)
