@@ -158,9 +158,7 @@ async function largeSite(pages: number) {
       console.log('\n### Every page once, one search in every locale, hostile queries, waiting behind a search\n');
       await everyPage(server);
       await hostile(server);
-      console.log(
-        `\nRSS after every page, a search in every locale and the hostile queries: **${rss(server.child.pid!).toFixed(0)} MB**`,
-      );
+      console.log(`\nRSS after every page, a search in every locale and the hostile queries: **${rss(server.child.pid!).toFixed(0)} MB**`);
     } finally {
       await stop(server.child);
     }

@@ -38,7 +38,7 @@ export function localPages(
     const [path = '', search = ''] = key.split('?', 2);
     const locale = path.split('/')[1] ?? '';
     if (path !== `/${locale}/${SEARCH_SLUG}` || !indexes[locale]) return null;
-    return import('./search-engine.ts').then((engine) =>
+    return import('./searchers.ts').then((engine) =>
       engine.localSearchPage({ search, locale, like: seen.get(locale), messages, source, build, locales, makeIntl }),
     );
   };

@@ -5,7 +5,7 @@
 // (fetching), scroll-memory.ts, progress.ts, prefetch.ts, reload-guard.ts,
 // locale-cookie.ts.
 import type { CompiledMessages, Translator } from '../i18n/intl.ts';
-import { ANNOUNCER_ELEMENT_ID, pageKey } from '../routes/page-data.ts';
+import { ANNOUNCER_ELEMENT_ID, pageDataKey } from '../routes/page-data.ts';
 import type { MessageUrls, PageData } from '../routes/types.ts';
 import { updateHead } from './head.ts';
 import { makeIntl } from '../i18n/intl.ts';
@@ -66,11 +66,11 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
   let sequence = 0;
   let navigatedOnce = false;
   /** The page key (path, and the query of a search) of the latest navigation asked for, committed or still loading. */
-  let currentPath = pageKey(location);
+  let currentPath = pageDataKey(location);
 
   async function navigate(url: URL, mode: Mode, redirects = 0): Promise<void> {
     const seq = ++sequence;
-    currentPath = pageKey(url);
+    currentPath = pageDataKey(url);
     // Racing clicks: the last one wins, earlier fetches are aborted.
     controller?.abort();
     const current = new AbortController();
@@ -78,7 +78,7 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
     const settleProgress = showProgressSoon();
     let result: LoadResult;
     try {
-      result = await loader.load(pageKey(url), current.signal);
+      result = await loader.load(pageDataKey(url), current.signal);
     } catch {
       return; // aborted by a newer navigation
     } finally {
@@ -133,7 +133,7 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
     // Moving between #hash entries of the same page: the browser scrolls by itself.
     // Compared with the latest navigation, not the page on screen: back then forward
     // faster than the data arrives must end on the forward page.
-    if (pageKey(location) === currentPath) return;
+    if (pageDataKey(location) === currentPath) return;
     void navigate(new URL(location.href), 'pop');
   }
 
@@ -161,7 +161,7 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
       prefetcher.start();
       reloadGuard.loaded();
       // A static host serves one search page for every query: the browser runs the URL's.
-      if (state.page.screen.screen === 'search' && state.page.screen.staticHost) void navigate(new URL(location.href), 'settle');
+      if (state.page.screen.kind === 'search' && state.page.screen.staticHost) void navigate(new URL(location.href), 'settle');
     },
 
     stop,

@@ -87,7 +87,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   for (const locale of config.locales) {
     // One search page answers every query: the browser runs it (and says, without JavaScript, that it needs it).
     const searchPage = store.searchPage(locale, '', { total: 0, hits: [] });
-    if (searchPage.screen.screen === 'search') searchPage.screen.staticHost = true;
+    if (searchPage.screen.kind === 'search') searchPage.screen.staticHost = true;
     const searchUrl = searchPath(locale, '');
     out.write(fileForPath(searchUrl, '.html'), await documentOf(searchPage));
     out.write(fileForPath(dataUrl(build, searchUrl)), pageDataJson(searchPage));
@@ -136,10 +136,10 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
  */
 export function movedPaths(store: Pick<PageStore, 'entries'>, defaultLocale: string): { from: string; to: string }[] {
   const entries = [...store.entries()];
-  const defaults = new Map(entries.filter((entry) => entry.locale === defaultLocale).map((entry) => [entry.slug, entry.path]));
+  const defaults = new Map(entries.filter((entry) => entry.locale === defaultLocale).map((entry) => [entry.key, entry.path]));
   const moved: { from: string; to: string }[] = [];
-  for (const { locale, slug, path } of entries) {
-    const original = defaults.get(slug);
+  for (const { locale, key, path } of entries) {
+    const original = defaults.get(key);
     if (original === undefined || locale === defaultLocale) continue;
     const from = `/${locale}${original.slice(defaultLocale.length + 1)}`;
     if (from !== path) moved.push({ from, to: path });

@@ -18,7 +18,7 @@ export type Translator = {
 /**
  * A Translator over intl-messageformat: one formatter per message, made on first use.
  * The browser uses it as it is (the search chunk gets it passed in, see
- * src/client/search-engine.ts); the server keeps its labels (src/server/site/server-intl.ts).
+ * src/client/searchers.ts); the server keeps its labels (src/server/site/server-intl.ts).
  * A message the catalog lacks shows its key: a bug the tests catch.
  */
 export function makeIntl(locale: string, messages: CompiledMessages): Translator {

@@ -26,7 +26,7 @@ export function App({ page, intl }: { page: PageData; intl: Translator }) {
 }
 
 function renderScreen({ screen, path }: PageData, contentLang: string | undefined): ReactNode {
-  switch (screen.screen) {
+  switch (screen.kind) {
     case 'home':
       return <Home data={screen} lang={contentLang} />;
     case 'docs':

@@ -31,7 +31,7 @@ export function SearchBox({ page }: { page: PageData }) {
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const source = useContext(SearchContext);
   const { locale } = page;
-  const pageQuery = page.screen.screen === 'search' ? page.screen.query : '';
+  const pageQuery = page.screen.kind === 'search' ? page.screen.query : '';
   const [value, setValue] = useState(pageQuery);
   const [shown, setShown] = useState<Shown | null>(null);
   const [open, setOpen] = useState(false);

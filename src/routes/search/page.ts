@@ -49,6 +49,6 @@ export function searchPageData({ build, intl, chrome: { nav, ...shared }, locale
     locales: locales.map((link) => ({ locale: link.locale, name: link.name, path: searchPath(link.locale, query), dir: link.dir })),
     fallback: null,
     outdated: null,
-    screen: { screen: 'search', query, total, hits: hits.slice(0, PAGE_RESULTS) },
+    screen: { kind: 'search', query, total, hits: hits.slice(0, PAGE_RESULTS) },
   };
 }

@@ -6,7 +6,7 @@ import { makeIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
-import { localizeSlugs, sitePaths, type SitePaths } from './paths.ts';
+import { localizeSlugs, type PageKey, sitePaths, type SitePaths } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
@@ -20,9 +20,9 @@ export type SourcePage = FrontMatter & {
    * The page's identity in every locale: its file's path under `pages/`, decoded,
    * '' for the locale's home (`about`, `docs/guides/install`).
    */
-  slug: string;
+  key: PageKey;
   /** Its decoded path under the serving locale, localized by `slug:` front matter (`ueber-uns`); see paths.ts. */
-  localSlug: string;
+  localPath: string;
   /** The locale the text is written in (differs from the serving locale for a fallback). */
   contentLocale: string;
   /**
@@ -62,7 +62,7 @@ export type Site = {
   paths: SitePaths;
 };
 
-type Source = { locale: string; slug: string; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
+type Source = { locale: string; key: PageKey; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
 
 /**
  * `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels).
@@ -89,15 +89,15 @@ export function loadSite(
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
     for (const file of listMarkdown(pagesDir)) {
-      const slug = slugOf(relative(pagesDir, file));
-      translations.set(slug, [...(translations.get(slug) ?? []), locale]);
+      const key = keyOf(relative(pagesDir, file));
+      translations.set(key, [...(translations.get(key) ?? []), locale]);
       if (!reading.has(locale)) continue;
       const display = relative(process.cwd(), file) || file;
       try {
         const text = readFileSync(file, 'utf8');
         const { data, body, bodyLine } = splitFrontMatter(text, display);
         const slugLine = frontMatterLine(text, 'slug');
-        sources.push({ locale, slug, file: display, front: data, body, bodyLine, slugLine });
+        sources.push({ locale, key, file: display, front: data, body, bodyLine, slugLine });
       } catch (error) {
         problems.push((error as Error).message);
       }
@@ -114,13 +114,13 @@ export function loadSite(
     }
   }
 
-  const recordOf = (locale: string, slug: string) => {
+  const recordOf = (locale: string, key: PageKey) => {
     const record = records.get(locale);
-    return record && Object.hasOwn(record, slug) ? { recorded: record[slug]! } : {};
+    return record && Object.hasOwn(record, key) ? { recorded: record[key]! } : {};
   };
 
   const { slugs, problems: pathProblems } = localizeSlugs(
-    sources.map(({ locale, slug, file, front, slugLine }) => ({ locale, key: slug, file, slug: front.slug, slugLine })),
+    sources.map(({ locale, key, file, front, slugLine }) => ({ locale, key, file, slug: front.slug, slugLine })),
     read,
     defaultLocale,
   );
@@ -156,10 +156,10 @@ export function loadSite(
         }
       }
     }
-    pages.get(servingLocale)!.set(source.slug, {
+    pages.get(servingLocale)!.set(source.key, {
       ...source.front,
-      slug: source.slug,
-      localSlug: served.get(source.slug)!,
+      key: source.key,
+      localPath: served.get(source.key)!,
       contentLocale: source.locale,
       html: utf8Text(html),
       headings: () => headings,
@@ -167,7 +167,7 @@ export function loadSite(
       textLength: textLength(source.body),
       file: source.file,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
-      ...(servingLocale === source.locale && recordOf(source.locale, source.slug)),
+      ...(servingLocale === source.locale && recordOf(source.locale, source.key)),
     });
   };
   const serves = new Set(serving);
@@ -175,7 +175,7 @@ export function loadSite(
   // A page missing in a locale but present in the default one is served from the default.
   for (const source of sources) {
     if (source.locale !== defaultLocale) continue;
-    for (const locale of serving) if (!pages.get(locale)!.has(source.slug)) compile(source, locale);
+    for (const locale of serving) if (!pages.get(locale)!.has(source.key)) compile(source, locale);
   }
 
   if (problems.length) throw new ContentError(problems);
@@ -204,7 +204,7 @@ function markdownLabels(locale: string, messages: MessageCatalog): MarkdownLabel
 }
 
 /** `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''. */
-export function slugOf(relativeFile: string): string {
+export function keyOf(relativeFile: string): string {
   const parts = relativeFile.split(/[\\/]/);
   const last = parts.pop()!.replace(/\.md$/, '');
   if (last !== 'index') parts.push(last);

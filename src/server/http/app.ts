@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
-import serve from 'koa-static';
+import serveStatic from 'koa-static';
 import { accessLog } from './access-log.ts';
 import { cachedAnswers } from './cached-answers.ts';
 import { cachePolicy } from './cache-policy.ts';
@@ -14,7 +14,7 @@ import { healthMiddleware } from './health.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
 import { pageDataMiddleware } from '../pages/page-data-route.ts';
-import { pagesMiddleware } from '../pages/page-middleware.ts';
+import { pageMiddleware } from '../pages/page-middleware.ts';
 import { browserMonitoring } from '../pages/page-document.ts';
 import { RenderCache } from './bounded-cache.ts';
 import { sendStored } from './send.ts';
@@ -35,28 +35,50 @@ const NOT_FOUND_CACHE_BYTES = 4 * 1024 * 1024;
 const SEARCH_CACHE_BYTES = 4 * 1024 * 1024;
 
 /** What the render cache keeps (all null with RENDER_CACHE=off). */
-export type RenderCaches = { pages: RenderCache | null; notFound: RenderCache | null; search: RenderCache | null };
+export type RenderCaches = { rendered: RenderCache | null; notFound: RenderCache | null; search: RenderCache | null };
 
 function renderCaches(config: Config): RenderCaches {
-  if (!config.renderCache) return { pages: null, notFound: null, search: null };
+  if (!config.renderCache) return { rendered: null, notFound: null, search: null };
   return {
-    pages: new RenderCache(RENDER_CACHE_BYTES),
+    rendered: new RenderCache(RENDER_CACHE_BYTES),
     notFound: new RenderCache(NOT_FOUND_CACHE_BYTES),
     search: new RenderCache(SEARCH_CACHE_BYTES),
   };
 }
 
 /**
- * What the server hands each request: pages the render cache holds and has
- * answered once are answered again straight away (cached-answers.ts); the rest
- * goes to the app.
+ * What the server hands each request. Two lanes answer before Koa:
+ *
+ * 1. serve.ts: a request with more than 100 headers gets 431 before anything else.
+ * 2. cached-answers.ts: a plain GET (no query, no conditional header) of a page the
+ *    render cache holds and has answered once in the client's encoding is answered
+ *    at once with the status, headers and bytes Koa sent the first time. It skips
+ *    every middleware of createApp below. What each of them does for it instead:
+ *    - accessLog: the lane writes the same line itself (accessLine);
+ *    - securityHeaders: replayed as recorded, HSTS added per request (it depends on https);
+ *    - lifecycle: the lane refuses nothing, but never answers while draining, and
+ *      counts the response in flight while the socket has not taken it whole;
+ *    - errorsMiddleware, the relay, fixed routes, feeds: not needed (a kept page);
+ *    - pageMiddleware: its headers (type, cache policy, ETag, Vary, Content-Language)
+ *      are recorded by rememberAnswer, and replayed.
+ *    So a header that a middleware sets after `await next()`, or one that differs per
+ *    request, is missing from cached answers: test/server/http/cached-answers.test.ts
+ *    compares the first answer and the cached one for every kind of page, encoding and
+ *    HEAD/GET, and fails when they differ.
+ *
+ * Everything else goes to the app (createApp).
  */
 export function createSite(parts: AppParts): { app: Koa; handle: RequestListener } {
   const caches = renderCaches(parts.config);
   const app = createApp(parts, caches);
   const toApp = app.callback();
-  if (!caches.pages) return { app, handle: toApp };
-  const answered = cachedAnswers({ pages: caches.pages, lifecycle: parts.lifecycle, log: parts.log, trustProxy: parts.config.trustProxy });
+  if (!caches.rendered) return { app, handle: toApp };
+  const answered = cachedAnswers({
+    rendered: caches.rendered,
+    lifecycle: parts.lifecycle,
+    log: parts.log,
+    trustProxy: parts.config.trustProxy,
+  });
   return {
     app,
     handle: (req, res) => {
@@ -67,7 +89,7 @@ export function createSite(parts: AppParts): { app: Koa; handle: RequestListener
 
 export type AppParts = {
   config: Config;
-  runtime: PreparedSite;
+  site: PreparedSite;
   log: Logger;
   lifecycle: Lifecycle;
   /** The monitoring relay, when SENTRY_DSN is set: mounted at its exact path before anything else can touch it. */
@@ -75,13 +97,13 @@ export type AppParts = {
 };
 
 /**
- * The request lifecycle, top to bottom. Outermost: the access log and request
+ * The request lifecycle, top to bottom (a cached page skips it all: see createSite). Outermost: the access log and request
  * id, security headers on every response, the drain gate. Then errors wrap the
  * rest; the relay sits before any locale logic; fixed routes (assets, page data,
  * sitemap, robots, health) are matched by route, the feeds by exact path;
  * whatever is left is a page under a locale, or a redirect into one.
  */
-export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, caches: RenderCaches = renderCaches(config)): Koa {
+export function createApp({ config, site, log, lifecycle, relay }: AppParts, caches: RenderCaches = renderCaches(config)): Koa {
   // TRUST_PROXY hops: only then do X-Forwarded-For/-Proto count (ctx.ip, ctx.protocol).
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   // Errors are logged by errorsMiddleware; Koa's default handler would print them again.
@@ -89,7 +111,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
   app.on('error', appErrorListener(log));
 
   const policy = cachePolicy(config.pageMaxAge);
-  const { pages: cache, notFound: notFoundCache, search: searchCache } = caches;
+  const { rendered: cache, notFound: notFoundCache, search: searchCache } = caches;
 
   app.use(accessLog(log));
   app.use(securityHeaders({ trustProxy: config.trustProxy }));
@@ -99,7 +121,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
       log,
       showStacks: !config.production,
       text: (locale) => {
-        const intl = runtime.store.intl(locale ?? config.defaultLocale);
+        const intl = site.store.intl(locale ?? config.defaultLocale);
         return { lang: intl.locale, title: intl.formatMessage({ id: 'error.title' }), body: intl.formatMessage({ id: 'error.body' }) };
       },
     }),
@@ -120,7 +142,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
 
   // Exact, case-sensitive paths: `/HEALTHZ` or `/sitemap.xml/` are not ours, they go to the locale logic.
   const fixed = new Router({ strict: true, sensitive: true });
-  const assets = serve(join(config.distDir, 'client'), {
+  const assets = serveStatic(join(config.distDir, 'client'), {
     index: false,
     // Precompressed .br/.gz written by the build.
     brotli: true,
@@ -135,7 +157,7 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
   // Search indexes and messages are served from memory: the server made the messages, and may
   // have made the indexes itself (content changed since the build).
   const madeAsset: Middleware = (ctx, next) => {
-    const body = runtime.messageAssets.asset(ctx.path) ?? runtime.search.asset(ctx.path);
+    const body = site.messageAssets.asset(ctx.path) ?? site.search.asset(ctx.path);
     if (!body) return next();
     ctx.type = 'application/json; charset=utf-8';
     ctx.set('Cache-Control', policy.asset);
@@ -144,26 +166,26 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
   fixed.get(FIXED_ROUTES.assets, madeAsset, assets, () => {
     throw new HttpError(404, 'Not found');
   });
-  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...runtime, build: runtime.manifest.build, cache, searchCache, policy }));
-  fixed.get(FIXED_ROUTES.health, healthMiddleware({ lifecycle, build: runtime.manifest.build, never: policy.never }));
+  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...site, build: site.manifest.build, cache, searchCache, policy }));
+  fixed.get(FIXED_ROUTES.health, healthMiddleware({ lifecycle, build: site.manifest.build, never: policy.never }));
   fixed.get(FIXED_ROUTES.sitemap, (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';
     ctx.set('Cache-Control', policy.page);
-    sendStored(ctx, runtime.sitemap());
+    sendStored(ctx, site.sitemap());
   });
   fixed.get(FIXED_ROUTES.robots, (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';
     ctx.set('Cache-Control', policy.page);
-    sendStored(ctx, runtime.robots);
+    sendStored(ctx, site.robots);
   });
   app.use(fixed.routes());
   // Each locale's Atom feed, under its blog's path (which may be localized): an exact-path lookup.
-  app.use(feedMiddleware(runtime.feeds, policy));
+  app.use(feedMiddleware(site.feeds, policy));
 
-  const monitoring = browserMonitoring(config, runtime.manifest.build);
+  const monitoring = browserMonitoring(config, site.manifest.build);
   app.use(
-    pagesMiddleware({
-      ...runtime,
+    pageMiddleware({
+      ...site,
       renderTimeoutMs: config.renderTimeoutMs,
       log,
       cache,
@@ -171,8 +193,8 @@ export function createApp({ config, runtime, log, lifecycle, relay }: AppParts, 
       searchCache,
       policy,
       monitoring,
-      searchIndexes: runtime.search.indexes,
-      messageUrls: runtime.messageAssets.urls,
+      searchIndexes: site.search.indexes,
+      messageUrls: site.messageAssets.urls,
     }),
   );
   return app;

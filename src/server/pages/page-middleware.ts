@@ -16,7 +16,7 @@ import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream
 import type { MessageUrls, MonitoringInit, PageData, SearchIndexes } from '../../routes/types.ts';
 import { searchPath } from '../../routes/search/query.ts';
 
-type Deps = {
+type PageMiddlewareParts = {
   decide: Decider;
   search: Pick<SiteSearch, 'search'>;
   store: PageStore;
@@ -37,9 +37,9 @@ type Deps = {
 };
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
-export function pagesMiddleware(deps: Deps): Middleware {
-  const { decide, policy } = deps;
-  const sendDeps = { ...deps, render: documentRenderer(deps) };
+export function pageMiddleware(parts: PageMiddlewareParts): Middleware {
+  const { decide, policy } = parts;
+  const sending = { ...parts, render: documentRenderer(parts) };
   return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -68,15 +68,15 @@ export function pagesMiddleware(deps: Deps): Middleware {
         }
         return;
       case 'page':
-        return sendPage(ctx, decision.page, sendDeps);
+        return sendPage(ctx, decision.page, sending);
       case 'search': {
         // A query asked before is answered from its kept page, before anything is searched.
-        const kept = deps.searchCache?.get(searchPath(decision.locale, decision.query));
+        const kept = parts.searchCache?.get(searchPath(decision.locale, decision.query));
         if (kept) {
           setPageHeaders(ctx, decision.locale, decision.locale, 200, policy);
           return sendKept(ctx, kept, negotiateEncoding(ctx), null);
         }
-        return sendPage(ctx, await searchPageOf(decision, deps.store, deps.search), sendDeps);
+        return sendPage(ctx, await searchPageOf(decision, parts.store, parts.search), sending);
       }
     }
   };
@@ -85,7 +85,7 @@ export function pagesMiddleware(deps: Deps): Middleware {
 async function sendPage(
   ctx: Context,
   page: PageData,
-  { store, renderTimeoutMs, log, cache, notFoundCache, searchCache, policy, render }: Deps & { render: DocumentRenderer },
+  { store, renderTimeoutMs, log, cache, notFoundCache, searchCache, policy, render }: PageMiddlewareParts & { render: DocumentRenderer },
 ): Promise<void> {
   setPageHeaders(ctx, page.locale, page.fallback?.contentLocale ?? page.locale, page.status, policy);
   const encoding = negotiateEncoding(ctx);
@@ -96,7 +96,7 @@ async function sendPage(
   // the pages: the queries are the visitors', so they must not push real pages out.
   const { screen } = page;
   const [pages, key] =
-    screen.screen === 'search'
+    screen.kind === 'search'
       ? [searchCache, searchPath(page.locale, screen.query)]
       : [page.status === 200 ? cache : notFoundCache, page.path];
   const stored = pages?.get(key);

@@ -7,6 +7,7 @@ import type { SearchResults } from '../../routes/search/engine.ts';
 import { searchPageData } from '../../routes/search/page.ts';
 import type { Head, LocaleLink, NavEntry, PageData } from '../../routes/types.ts';
 import type { Site, SourcePage } from '../content/site.ts';
+import type { PageKey } from '../content/paths.ts';
 import { BoundedCache } from '../http/bounded-cache.ts';
 import type { MessageCatalog } from '../content/messages.ts';
 import { screenMaker } from './screen-data.ts';
@@ -22,7 +23,7 @@ import { makeShareTags, type ShareTagMaker } from '../site/share-tags.ts';
  * names the requested path) is made per request.
  */
 export type PageStore = {
-  find(locale: string, slug: string): PageData | undefined;
+  find(locale: string, key: PageKey): PageData | undefined;
   notFound(locale: string, path: string): PageData;
   /** The search page for a query and its results: `noindex` (no canonical), the switcher keeps the query. */
   searchPage(locale: string, query: string, results: SearchResults): PageData;
@@ -35,7 +36,7 @@ export type PageStore = {
    * (percent-encoded, as in URLs) and the locales that really translate it: the
    * sitemap's and the export's source.
    */
-  entries(): Iterable<{ locale: string; slug: string; path: string; translated: readonly string[] }>;
+  entries(): Iterable<{ locale: string; key: PageKey; path: string; translated: readonly string[] }>;
 };
 
 type Options = {
@@ -85,10 +86,10 @@ export function buildPageStore({
           status: 200,
           locale,
           dir: directionOf(locale),
-          path: paths.pathOf(locale, page.slug),
+          path: paths.pathOf(locale, page.key),
           head: makeHead(page, intl, site, publicUrl, share),
           nav: navs.get(locale)!,
-          locales: switcherFor(page.slug),
+          locales: switcherFor(page.key),
           fallback:
             page.contentLocale === locale
               ? null
@@ -103,25 +104,25 @@ export function buildPageStore({
       };
       const defaultPages = site.pages.get(site.defaultLocale)!;
       const outdatedNotice = (page: SourcePage): PageData['outdated'] => {
-        const source = defaultPages.get(page.slug);
+        const source = defaultPages.get(page.key);
         if (locale === site.defaultLocale || page.contentLocale !== locale || !source) return null;
         if (translationStatus(true, page.recorded, source.fingerprint) !== 'outdated') return null;
         return {
           lang: site.defaultLocale,
           original: names.of(site.defaultLocale) ?? site.defaultLocale,
-          path: paths.pathOf(site.defaultLocale, page.slug),
+          path: paths.pathOf(site.defaultLocale, page.key),
         };
       };
       return [locale, make];
     }),
   );
 
-  /** The switcher is the same for a slug in every locale: one array, shared. */
-  function switcherFor(slug: string): LocaleLink[] {
-    let links = switchers.get(slug);
+  /** The switcher is the same for a page in every locale: one array, shared. */
+  function switcherFor(key: PageKey): LocaleLink[] {
+    let links = switchers.get(key);
     if (!links) {
-      links = localeLinks(site, slug, autonyms);
-      switchers.set(slug, links);
+      links = localeLinks(site, key, autonyms);
+      switchers.set(key, links);
     }
     return links;
   }
@@ -130,15 +131,15 @@ export function buildPageStore({
   const etags = new WeakMap<PageData, string>();
 
   return {
-    find(locale, slug) {
-      const key = `${locale}/${slug}`;
-      const cached = made.get(key);
+    find(locale, key) {
+      const cacheKey = `${locale}/${key}`;
+      const cached = made.get(cacheKey);
       if (cached) return cached;
-      const source = site.pages.get(locale)?.get(slug);
+      const source = site.pages.get(locale)?.get(key);
       const page = source && makers.get(locale)!(source);
       if (!page) return undefined;
       etags.set(page, `"${sha256(`${build}\0${messageHashes.get(locale)}\0${JSON.stringify(page)}`).slice(0, 27)}"`);
-      made.set(key, page);
+      made.set(cacheKey, page);
       return page;
     },
     etag: (page) => etags.get(page),
@@ -162,7 +163,7 @@ export function buildPageStore({
         locales: switcherFor(''),
         fallback: null,
         outdated: null,
-        screen: { screen: 'not-found', path },
+        screen: { kind: 'not-found', path },
       };
     },
     searchPage(locale, query, results) {
@@ -173,8 +174,8 @@ export function buildPageStore({
     messages: (locale) => messages.get(locale)!,
     *entries() {
       for (const [locale, pages] of site.pages) {
-        for (const slug of pages.keys())
-          yield { locale, slug, path: paths.pathOf(locale, slug), translated: site.translations.get(slug) ?? [] };
+        for (const key of pages.keys())
+          yield { locale, key, path: paths.pathOf(locale, key), translated: site.translations.get(key) ?? [] };
       }
     },
   };
@@ -191,26 +192,26 @@ function sha256(text: string): string {
  */
 function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string, share: ShareTagMaker): Head {
   const { paths } = site;
-  const translated = site.translations.get(page.slug) ?? [];
-  const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.slug) }));
+  const translated = site.translations.get(page.key) ?? [];
+  const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.key) }));
   if (translated.includes(site.defaultLocale)) {
-    alternates.push({ hreflang: 'x-default', href: publicUrl + paths.pathOf(site.defaultLocale, page.slug) });
+    alternates.push({ hreflang: 'x-default', href: publicUrl + paths.pathOf(site.defaultLocale, page.key) });
   }
   const siteName = intl.formatMessage({ id: 'site.name' });
   const head = {
-    title: page.slug === '' ? `${siteName} · ${page.title}` : `${page.title} · ${siteName}`,
+    title: page.key === '' ? `${siteName} · ${page.title}` : `${page.title} · ${siteName}`,
     description: page.description,
-    canonical: publicUrl + paths.pathOf(page.contentLocale, page.slug),
+    canonical: publicUrl + paths.pathOf(page.contentLocale, page.key),
     alternates,
   };
   return { ...head, ...share.page(page, intl, head, site.pages.get(intl.locale)!) };
 }
 
-function localeLinks(site: Site, slug: string, autonyms: Map<string, string>): LocaleLink[] {
+function localeLinks(site: Site, key: PageKey, autonyms: Map<string, string>): LocaleLink[] {
   return site.locales.map((locale) => ({
     locale,
     name: autonyms.get(locale)!,
-    path: site.paths.pathOf(locale, slug),
+    path: site.paths.pathOf(locale, key),
     dir: directionOf(locale),
   }));
 }

@@ -24,11 +24,11 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
   const linkTo = (page: SourcePage): Link => ({
     title: page.title,
-    path: pagePath(locale, page.localSlug),
+    path: pagePath(locale, page.localPath),
     lang: page.contentLocale === locale ? undefined : page.contentLocale,
   });
   const posts: PostSummary[] = [...pages.values()]
-    .filter((page) => matchRoute(page.slug) === 'blog-post')
+    .filter((page) => matchRoute(page.key) === 'blog-post')
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
   const docs = docsNavigation(pages, linkTo);
@@ -36,16 +36,16 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
   return (page) => {
     const { title } = page;
     const html = page.html();
-    switch (matchRoute(page.slug)) {
+    switch (matchRoute(page.key)) {
       case 'home':
-        return { screen: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
+        return { kind: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
       case 'docs':
-        return { screen: 'docs', title, html, toc: tableOfContents(page.headings()), ...docs.around(page.slug) };
+        return { kind: 'docs', title, html, toc: tableOfContents(page.headings()), ...docs.around(page.key) };
       case 'blog-index':
-        return { screen: 'blog-index', title, html, posts };
+        return { kind: 'blog-index', title, html, posts };
       case 'blog-post':
         return {
-          screen: 'blog-post',
+          kind: 'blog-post',
           title,
           html,
           ...formatDate(page, dates),
@@ -53,7 +53,7 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
           readingMinutes: readingMinutes(page),
         };
       case 'article':
-        return { screen: 'article', title, html };
+        return { kind: 'article', title, html };
       default:
         return null;
     }
@@ -77,14 +77,14 @@ type TreeNode = { slug: string; link: Link; children: TreeNode[] };
  * the same sections share one sidebar.
  */
 export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (page: SourcePage) => Link) {
-  const docs = [...pages.values()].filter((page) => page.slug === 'docs' || page.slug.startsWith('docs/'));
-  const nodes = new Map<string, TreeNode>(docs.map((page) => [page.slug, { slug: page.slug, link: navLink(page, linkTo), children: [] }]));
+  const docs = [...pages.values()].filter((page) => page.key === 'docs' || page.key.startsWith('docs/'));
+  const nodes = new Map<string, TreeNode>(docs.map((page) => [page.key, { slug: page.key, link: navLink(page, linkTo), children: [] }]));
   const byOrder = (a: SourcePage, b: SourcePage) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.title.localeCompare(b.title);
   const top: TreeNode[] = [];
-  for (const page of docs.filter((page) => page.slug !== 'docs').sort(byOrder)) {
-    const parent = nodes.get(parentSlug(page.slug));
+  for (const page of docs.filter((page) => page.key !== 'docs').sort(byOrder)) {
+    const parent = nodes.get(parentSlug(page.key));
     // A folder without its own index page hangs its children on the top level.
-    (parent && parent.slug !== 'docs' ? parent.children : top).push(nodes.get(page.slug)!);
+    (parent && parent.slug !== 'docs' ? parent.children : top).push(nodes.get(page.key)!);
   }
   const root = nodes.get('docs');
   const roots = root ? [root, ...top] : top;

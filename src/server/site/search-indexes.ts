@@ -34,9 +34,9 @@ export function compactIndexPath(distDir: string, url: string): string {
 export function indexedPages(site: Site, locale: string): IndexedPage[] {
   const names = new Intl.DisplayNames([locale], { type: 'language' });
   return [...site.pages.get(locale)!.values()]
-    .filter((page) => matchRoute(page.slug) !== 'search')
+    .filter((page) => matchRoute(page.key) !== 'search')
     .map((page) => ({
-      path: pagePath(locale, page.localSlug),
+      path: pagePath(locale, page.localPath),
       title: page.title,
       fallback:
         page.contentLocale === locale ? null : { lang: page.contentLocale, language: names.of(page.contentLocale) ?? page.contentLocale },

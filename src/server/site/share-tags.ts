@@ -127,7 +127,7 @@ export function makeShareTags({ publicUrl, images, links }: ShareContext): Share
       const locale = intl.locale;
       const siteName = intl.formatMessage({ id: 'site.name' });
       const image = shareImageOf(page, locale, images);
-      const kind = matchRoute(page.slug);
+      const kind = matchRoute(page.key);
       return shareTags({
         kind,
         language: page.contentLocale,
@@ -151,7 +151,7 @@ export function makeShareTags({ publicUrl, images, links }: ShareContext): Share
         feed: links.feedOf(locale),
         // A page served from the default locale (untranslated) is a copy whose canonical is
         // the original: no trail through this locale's pages for it.
-        breadcrumbs: kind === 'docs' && page.contentLocale === locale ? breadcrumbs(page.slug, locale, pages, links, publicUrl) : [],
+        breadcrumbs: kind === 'docs' && page.contentLocale === locale ? breadcrumbs(page.key, locale, pages, links, publicUrl) : [],
       });
     },
     plain: (locale) => plainShareHead(links.feedOf(locale)),

@@ -1,5 +1,5 @@
 // Loaded on the search box's first focus (see search.ts), never in the first load.
-import { dataUrl, pageKey } from '../routes/page-data.ts';
+import { dataUrl, pageDataKey } from '../routes/page-data.ts';
 import type { Searcher } from '../routes/search-box.tsx';
 import { loadSearchIndex, searchIndex } from '../routes/search/engine.ts';
 import type { CompiledMessages, Translator } from '../i18n/intl.ts';
@@ -30,11 +30,11 @@ export function serverSearcher(build: string, locale: string): Searcher {
         reject(signal.reason);
       });
     });
-    const key = pageKey({ pathname: `/${locale}/search`, search: `?q=${encodeURIComponent(query)}` });
+    const key = pageDataKey({ pathname: `/${locale}/search`, search: `?q=${encodeURIComponent(query)}` });
     const response = await fetch(dataUrl(build, key), { signal, credentials: 'same-origin', headers: { Accept: 'application/json' } });
     if (!response.ok) throw new Error(`search: ${response.status}`);
     const { page } = (await response.json()) as Payload;
-    if (page.screen.screen !== 'search') throw new Error('search: not a search page');
+    if (page.screen.kind !== 'search') throw new Error('search: not a search page');
     return { total: page.screen.total, hits: page.screen.hits };
   };
 }
