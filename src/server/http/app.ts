@@ -150,7 +150,7 @@ export function createApp({ config, site, log, lifecycle, relay }: AppParts, cac
   fixed.get(FIXED_ROUTES.assets, madeAsset, requireAcceptableEncoding, assets, () => {
     throw new HttpError(404, 'Not found');
   });
-  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...site, build: site.manifest.build, cache, policy }));
+  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...site, build: site.manifest.build, cache, searchCache, policy }));
   fixed.get(FIXED_ROUTES.health, healthMiddleware({ lifecycle, build: site.manifest.build, never: policy.never }));
   fixed.get(FIXED_ROUTES.sitemap, (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';
