@@ -13,6 +13,8 @@ export const MEMORY_BOUNDS = {
   notFoundBytes: 4 * MiB,
   /** Search result pages and their page data, by locale and query. */
   searchBytes: 4 * MiB,
+  /** Search answers (hits before rendering), by locale and the terms searched (site/site-search.ts). */
+  searchAnswersBytes: 2 * MiB,
   /** PageData made from content (pages/page-store.ts), by locale and page key: HTML characters. */
   pageDataChars: 2 * MiB,
   /** Document shells, everything around #root (pages/page-document.ts), by page: characters. */

@@ -23,6 +23,7 @@ const RULES: readonly Rule[] = [
     area: 'server/http',
     may: [
       'server',
+      'routes/bounded-cache.ts',
       'server/pages/page-middleware.ts',
       'server/pages/page-data-route.ts',
       'server/pages/feed-route.ts',

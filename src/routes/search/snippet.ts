@@ -38,7 +38,7 @@ export function snippetOf(text: string, matched: ReadonlySet<string>, locale: st
 // of a search (normalising, segmenting Japanese), and the same sections are quoted
 // again and again. Bounded by the bytes it holds: a text and its words (each an object
 // with two numbers and a term) are kept together.
-const WORDS_KEPT_BYTES = 4 * 1024 * 1024;
+export const WORDS_KEPT_BYTES = 4 * 1024 * 1024;
 /** What a Word costs beyond its term's characters: the object, two small numbers, the term's string header. */
 const WORD_BYTES = 56;
 export const wordCache = new BoundedCache<Word[]>(WORDS_KEPT_BYTES, (words, key) => 2 * key.length + wordsBytes(words));

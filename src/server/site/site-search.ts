@@ -13,12 +13,13 @@ import { parseIndexFile, queryTerms, type SearchIndex, type SearchResults, searc
 import { PAGE_RESULTS } from '../../routes/search/page.ts';
 import type { SearchIndexes } from '../../routes/types.ts';
 import { StoredBody } from '../http/stored-body.ts';
+import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import type { Site } from '../content/site.ts';
 import type { Manifest } from './manifest.ts';
 import { compactIndexPath, makeIndexFiles } from './search-indexes.ts';
 
-/** Search answers kept, by locale and terms (the visitors choose the keys: bounded in bytes). */
-const RESULTS_CACHE_BYTES = 2 * 1024 * 1024;
+/** Search answers kept, by locale and terms (the visitors choose the keys: bounded in bytes; memory-bounds.ts). */
+const RESULTS_CACHE_BYTES = MEMORY_BOUNDS.searchAnswersBytes;
 
 export type SiteSearch = {
   /** For the browser: each locale's index URL, or null where the index is too large and the box asks the server. */
