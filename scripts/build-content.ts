@@ -24,11 +24,19 @@ import { compactIndex } from '../src/routes/search/compact-index.ts';
 import { parseIndexFile } from '../src/routes/search/engine.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
+import { setHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 
 /** From this many Markdown files (all locales), more threads pay for themselves. */
 const WORKERS_FROM_FILES = 2000;
 
-type Job = { localesDir: string; locales: readonly string[]; defaultLocale: string; serving: string[] };
+type Job = {
+  localesDir: string;
+  locales: readonly string[];
+  defaultLocale: string;
+  serving: string[];
+  /** Where highlighted blocks are kept between builds (highlight-cache.ts), or null. */
+  cacheDir: string | null;
+};
 /**
  * An index file as bytes (UTF-8 JSON, what is written and compressed), with its brotli and
  * gzip forms, and its compact block (what the server loads: compact-index.ts).
@@ -60,14 +68,15 @@ export type ContentCompiler = { compile(defaultLocale: string, messages: Message
 export function contentCompiler(
   localesDir: string,
   locales: readonly string[],
-  { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism() } = {},
+  { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism(), cacheDir = null as string | null } = {},
 ): ContentCompiler {
+  setHighlightCache(cacheDir);
   const threads = markdownFiles(localesDir) < workersFrom || cpus < 2 ? 1 : Math.min(locales.length, cpus + 1);
   const workers = Array.from({ length: threads - 1 }, () => startWorker(import.meta.url));
   return {
     async compile(defaultLocale, messages) {
       try {
-        return await compileIn(workers, localesDir, locales, defaultLocale, messages);
+        return await compileIn(workers, localesDir, locales, defaultLocale, messages, cacheDir);
       } finally {
         await Promise.all(workers.map((worker) => worker.terminate()));
       }
@@ -81,7 +90,7 @@ export function compileSite(
   locales: readonly string[],
   defaultLocale: string,
   messages: MessageCatalog,
-  options: { workersFrom?: number; cpus?: number } = {},
+  options: { workersFrom?: number; cpus?: number; cacheDir?: string | null } = {},
 ): Promise<CompiledContent> {
   return contentCompiler(localesDir, locales, options).compile(defaultLocale, messages);
 }
@@ -92,6 +101,7 @@ async function compileIn(
   locales: readonly string[],
   defaultLocale: string,
   messages: MessageCatalog,
+  cacheDir: string | null,
 ): Promise<CompiledContent> {
   if (!workers.length) {
     const site = loadSite(localesDir, locales, defaultLocale, messages);
@@ -99,7 +109,9 @@ async function compileIn(
     return { writeSnapshot: (dir, fingerprint) => writeSnapshot(dir, fingerprint, site, messages), indexes };
   }
   const [here = [], ...there] = shareOut(localesDir, locales, workers.length + 1);
-  const answers = there.map((serving, i) => workers[i]!.ask<Answer>({ localesDir, locales, defaultLocale, serving } satisfies Job));
+  const answers = there.map((serving, i) =>
+    workers[i]!.ask<Answer>({ localesDir, locales, defaultLocale, serving, cacheDir } satisfies Job),
+  );
   const problems = new Set<string>();
   // This thread's pages (the workers' locales are empty in it): its paths and translations are the whole site's.
   let site: Site | null = null;
@@ -203,7 +215,8 @@ function markdownFiles(localesDir: string): number {
 }
 
 if (!isMainThread) {
-  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, serving }: Job) => {
+  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, serving, cacheDir }: Job) => {
+    setHighlightCache(cacheDir);
     let answer: Answer;
     let transfer: ArrayBuffer[] = [];
     try {

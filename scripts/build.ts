@@ -18,6 +18,14 @@ import { MANIFEST_FILE, type Manifest } from '../src/server/site/manifest.ts';
 import { compactIndexPath } from '../src/server/site/search-indexes.ts';
 import { contentFingerprint } from '../src/server/content/snapshot.ts';
 import { buildImages } from './build-images.ts';
+import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
+
+/**
+ * Highlighted code blocks kept between builds (highlight-cache.ts): a rebuild highlights
+ * only the blocks that changed. Bounded on disk; the oldest blocks go first.
+ */
+export const HIGHLIGHT_CACHE_DIR = join(ROOT_DIR, 'node_modules', '.cache', 'polysite', 'highlight');
+const HIGHLIGHT_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a
@@ -257,11 +265,12 @@ function reportSizes(dist: string, files: string[], firstLoad: string[]): void {
 async function checkContent() {
   const config = loadConfig({ ...process.env, PORT: '0' });
   // A large site's worker threads boot while the fingerprint is taken and the messages read.
-  const compiler = contentCompiler(config.localesDir, config.locales);
+  const compiler = contentCompiler(config.localesDir, config.locales, { cacheDir: HIGHLIGHT_CACHE_DIR });
   // Taken before any page is read: a page edited during the build makes the snapshot stale, never wrong.
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
   const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
   const compiled = await compiler.compile(config.defaultLocale, messages);
+  pruneHighlightCache(HIGHLIGHT_CACHE_DIR, HIGHLIGHT_CACHE_BYTES);
   const problems = findMessageProblems(config.localesDir, config.locales, config.defaultLocale);
   if (problems.length) throw new Error(`messages:\n  ${problems.join('\n  ')}`);
   return { fingerprint, compiled };
