@@ -23,13 +23,13 @@ export function generateLargeSite(sourceLocalesDir: string, pagesPerLocale: numb
     const existing = readdirSync(pagesDir, { recursive: true }).filter((file) => String(file).endsWith('.md')).length;
     const wanted = Math.max(0, pagesPerLocale - existing);
     const posts = Math.round(wanted * POST_SHARE);
-    writeDocs(pagesDir, wanted - posts, readBody(join(pagesDir, 'docs/routing.md')));
+    writeDocs(pagesDir, wanted - posts, readBody(join(pagesDir, 'docs/routing.md')), locale);
     writePosts(pagesDir, posts, readBody(join(pagesDir, 'blog/introducing-polysite.md')));
   }
   return root;
 }
 
-function writeDocs(pagesDir: string, count: number, body: string): void {
+function writeDocs(pagesDir: string, count: number, body: string, locale: string): void {
   if (count <= 0) return;
   const sections = Math.ceil(count / (PAGES_PER_SECTION + 1));
   writePage(join(pagesDir, 'docs/ref/index.md'), { title: 'Reference', description: 'Every generated page.', order: 90 }, body);
@@ -41,7 +41,7 @@ function writeDocs(pagesDir: string, count: number, body: string): void {
     const inSection = Math.min(PAGES_PER_SECTION, count - written);
     for (let p = 0; p < inSection; p++, written++) {
       const next = `/docs/ref/${section}/p${(p + 1) % inSection}`;
-      const links = `\nSee also [the next page](${next}) and [the section](/docs/ref/${section}).\n${codeBlock(s, p)}`;
+      const links = `\nSee also [the next page](${next}) and [the section](/docs/ref/${section}).\n${codeBlock(locale, s, p)}`;
       writePage(
         join(pagesDir, `docs/ref/${section}/p${p}.md`),
         { title: `Page ${s}.${p}`, description: `Generated page ${p} of section ${s}.`, order: p },
@@ -51,14 +51,18 @@ function writeDocs(pagesDir: string, count: number, body: string): void {
   }
 }
 
-/** A highlighted block of its own on each generated page, as reference pages have: no two pages share one. */
-function codeBlock(section: number, page: number): string {
+/**
+ * A highlighted block of its own on each generated page, as reference pages have: no two
+ * pages share one, in any locale (a translation's code is often the same as its source's,
+ * which the build highlights once: that would measure less work than there is).
+ */
+function codeBlock(locale: string, section: number, page: number): string {
   return [
     '',
     `\`\`\`ts {2} title="ref/s${section}/p${page}.ts"`,
     `import { definePage, type PageOptions } from '../s${section}/index.ts';`,
     `export const options: PageOptions = { section: ${section}, page: ${page}, title: 'Page ${section}.${page}' };`,
-    `export default definePage(options, (context) => context.render(\`<p>\${context.title}</p>\`)); // ${page * 7 + section}`,
+    `export default definePage(options, (context) => context.render(\`<p>\${context.title}</p>\`)); // ${locale} ${page * 7 + section}`,
     '```',
     '',
   ].join('\n');
