@@ -109,9 +109,12 @@ async function compileIn(
     return { writeSnapshot: (dir, fingerprint) => writeSnapshot(dir, fingerprint, site, messages), indexes };
   }
   const [here = [], ...there] = shareOut(localesDir, locales, workers.length + 1);
-  const answers = there.map((serving, i) =>
-    workers[i]!.ask<Answer>({ localesDir, locales, defaultLocale, serving, cacheDir } satisfies Job),
-  );
+  // A worker is ended as soon as it answered (its buffers moved here): its heap, the pages it
+  // compiled and their garbage, is freed while this thread and the others still work.
+  const answers = there.map((serving, i) => {
+    const worker = workers[i]!;
+    return worker.ask<Answer>({ localesDir, locales, defaultLocale, serving, cacheDir } satisfies Job).finally(() => worker.terminate());
+  });
   const problems = new Set<string>();
   // This thread's pages (the workers' locales are empty in it): its paths and translations are the whole site's.
   let site: Site | null = null;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
 import { sitePaths } from './paths.ts';
@@ -114,13 +114,25 @@ export function writeSnapshot(
     messages: [...messages],
     starts,
   };
-  writeAside(join(dir, BODIES_FILE), Buffer.concat(parts.map((part) => part.bodies)));
-  const lines = [JSON.stringify(header), ...parts.filter((part) => part.lines).map((part) => part.lines)];
-  writeAside(join(dir, SNAPSHOT_FILE), `${lines.join('\n')}\n`);
+  // Part after part, never joined: a large site's HTML is written without a second copy of it in memory.
+  writeAside(
+    join(dir, BODIES_FILE),
+    parts.map((part) => part.bodies),
+  );
+  writeAside(join(dir, SNAPSHOT_FILE), [
+    JSON.stringify(header),
+    ...parts.filter((part) => part.lines).map((part) => `\n${part.lines}`),
+    '\n',
+  ]);
 }
 
-function writeAside(file: string, data: string | Buffer): void {
-  writeFileSync(`${file}.tmp`, data);
+function writeAside(file: string, chunks: (string | Uint8Array)[]): void {
+  const fd = openSync(`${file}.tmp`, 'w');
+  try {
+    for (const chunk of chunks) writeFileSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(`${file}.tmp`, file);
 }
 
