@@ -20,6 +20,15 @@ export const MESSAGES = {
   'content.table': 'Table {number}',
   'content.code': 'Code {number}',
   'content.headingLink': 'Link to {heading}',
+  'content.footnotes': 'Footnotes',
+  'content.footnoteBack': 'Back to reference {number}',
+  'callout.note': 'Note',
+  'callout.tip': 'Tip',
+  'callout.info': 'Info',
+  'callout.important': 'Important',
+  'callout.warning': 'Warning',
+  'callout.danger': 'Danger',
+  'callout.caution': 'Caution',
 };
 
 /**
@@ -76,4 +85,7 @@ export const MARKDOWN_LABELS: MarkdownLabels = {
   table: (number) => `Table ${number}`,
   code: (number) => `Code ${number}`,
   headingLink: (heading) => `Link to ${heading}`,
+  callout: (kind) => kind[0]!.toUpperCase() + kind.slice(1),
+  footnotes: 'Footnotes',
+  footnoteBack: (number) => `Back to reference ${number}`,
 };
