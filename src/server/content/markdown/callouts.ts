@@ -54,7 +54,8 @@ export function callouts(md: MarkdownIt): void {
         if (!new RegExp(`^:{${token.markup.length},}\\s*$`).test(end)) {
           env.errors.push({ line, message: `the callout ":::${kind}" is never closed: end it with a line of ${token.markup}` });
         }
-        token.meta = { kind: kind as CalloutKind, title: title.join(' ') || env.labels.callout(kind as CalloutKind) } satisfies Callout;
+        const known = KINDS.has(kind) ? env.labels.callout(kind as CalloutKind) : kind;
+        token.meta = { kind: kind as CalloutKind, title: title.join(' ') || known } satisfies Callout;
       } else if (token.type === 'blockquote_open') {
         const alert = alertOf(state.tokens, i);
         if (!alert) continue;

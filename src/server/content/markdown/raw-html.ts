@@ -17,12 +17,14 @@ const OPTIONS: sanitizeHtml.IOptions = {
 /** Between the pieces of a page's raw HTML while they are sanitized as one (Unicode noncharacters, never in text). */
 const JOIN = '\uFDD0';
 const TAG = /<(\/?)([A-Za-z][\w:-]*)([^>]*)>|<!--[\s\S]*?-->|<!?[A-Za-z?][^>]*>/g;
+const ALLOWED = new RegExp(`<\\/?(${ALLOWED_TAGS.join('|')})\\b`, 'i');
 const ATTRIBUTE = /([^\s=/>"']+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g;
 
 /**
  * Raw HTML in a page goes through an allowlist (sanitize-html): `<details>`/`<summary>`,
  * `<kbd>`, `<sup>`, `<sub>` and `<br>` are kept without attributes (but `open`); any
- * other tag is escaped and shows as written; comments go. Markdown splits a page's raw
+ * other tag is escaped and shows as written (a piece holding allowed tags too is shown
+ * as the sanitizer writes it, comments dropped). Markdown splits a page's raw
  * HTML into pieces (an opening tag, markdown, its closing tag), so all pieces of a page
  * are sanitized together, as the one document they make, and put back in place. What
  * the allowlist changes is a build warning naming it, at its line.
@@ -42,14 +44,24 @@ export function rawHtml(md: MarkdownIt): void {
         if (at !== -1) from = at + child.content.length;
       }
     }
-    if (!pieces.length) return;
     for (const piece of pieces) warnDropped(piece.token.content, piece.line, env);
-    const joined = pieces.map((piece) => piece.token.content.replaceAll(JOIN, '')).join(JOIN);
-    const clean = sanitizeHtml(joined, OPTIONS).split(JOIN);
-    pieces.forEach((piece, i) => {
-      // The joins are text, which the sanitizer keeps; should one go missing, nothing raw survives.
-      piece.token.content = clean.length === pieces.length ? clean[i]! : md.utils.escapeHtml(piece.token.content);
+    // A piece with no allowed tag at all is shown exactly as written; the others are sanitized together.
+    const mixed = pieces.filter((piece) => {
+      if (ALLOWED.test(piece.token.content)) return true;
+      piece.token.content = md.utils.escapeHtml(piece.token.content);
+      return false;
     });
+    if (!mixed.length) return;
+    sanitizeTogether(mixed, md);
+  });
+}
+
+function sanitizeTogether(pieces: { token: Token }[], md: MarkdownIt): void {
+  const joined = pieces.map((piece) => piece.token.content.replaceAll(JOIN, '')).join(JOIN);
+  const clean = sanitizeHtml(joined, OPTIONS).split(JOIN);
+  pieces.forEach((piece, i) => {
+    // The joins are text, which the sanitizer keeps; should one go missing, nothing raw survives.
+    piece.token.content = clean.length === pieces.length ? clean[i]! : md.utils.escapeHtml(piece.token.content);
   });
 }
 
@@ -59,7 +71,7 @@ function warnDropped(html: string, line: number, env: Env): void {
   for (const match of html.matchAll(TAG)) {
     const [whole, closing, name, rest] = match;
     if (whole.startsWith('<!--')) {
-      dropped.add('an HTML comment (removed)');
+      dropped.add('an HTML comment (not allowed)');
     } else if (!name || !ALLOWED_TAGS.includes(name.toLowerCase())) {
       dropped.add(`<${closing ?? ''}${name ?? whole.slice(1, -1)}> (not allowed: shown as text)`);
     } else {

@@ -28,7 +28,8 @@ export function taskLists(md: MarkdownIt): void {
       const labelClose = new state.Token('task_label_close', 'label', -1);
       inline.children = [box, labelOpen, ...inline.children!, labelClose];
       item.attrJoin('class', 'task-list-item');
-      listOf(tokens, i)?.attrJoin('class', 'contains-task-list');
+      const list = listOf(tokens, i);
+      if (list && !String(list.attrGet('class') ?? '').includes('contains-task-list')) list.attrJoin('class', 'contains-task-list');
     }
   });
   md.renderer.rules.task_checkbox = (tokens, idx) => {
