@@ -33,7 +33,7 @@ export const MESSAGES = {
 
 /**
  * A temporary `locales/` folder: { en: { 'pages/index.md': text, 'messages.json': {...} } }.
- * messages.json defaults to MESSAGES when a locale does not give one.
+ * messages.json defaults to MESSAGES when a locale does not give one; bytes (an image) are written as they are.
  */
 const made: string[] = [];
 process.once('exit', () => {
@@ -48,7 +48,7 @@ export function makeLocales(tree: Record<string, Record<string, string | object>
     for (const [file, content] of Object.entries(all)) {
       const path = join(root, locale, file);
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+      writeFileSync(path, typeof content === 'string' || content instanceof Uint8Array ? content : JSON.stringify(content));
     }
   }
   return root;

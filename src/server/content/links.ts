@@ -34,7 +34,7 @@ export function relativeKey(from: { path: string }, target: string, pageKeys: Re
   const key = rest === 'index' ? '' : rest.replace(/\/index$/, '');
   if (!pageKeys.has(key))
     return {
-      problem: `a file that exists in no locale: pages/${rest || 'index'}.md (or pages/${rest ? `${rest}/` : ''}index.md) exists in no locale`,
+      problem: `a file that exists in no locale: pages/${rest || 'index'}.md (or pages/${rest ? `${rest}/` : ''}index.md)`,
     };
   return key;
 }
