@@ -47,7 +47,9 @@ export async function buildImages(
       writeFileSync(join(assetsDir, name), bytes);
       const shareable = source === `${locale}/share.png` || source.startsWith(`${locale}/images/`);
       if (shareable && SHARE_TYPES.has(extname(source).toLowerCase())) images[source] = { path: `/assets/${name}`, ...size };
-      for (const width of variantWidths(name, size.width)) {
+      // A locale's share.png is for previews on other sites only: no page shows it.
+      const shown = source !== `${locale}/share.png`;
+      for (const width of shown ? variantWidths(name, size.width) : []) {
         versions.push(writeVersion(bytes, width, join(assetsDir, variantName(name, width)), cacheDir, `locales/${source}`));
       }
     }
