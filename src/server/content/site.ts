@@ -2,13 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
 import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
-import { makeIntl } from '../../i18n/intl.ts';
+import type { SiteIntl } from '../../i18n/intl.ts';
+import { makeServerIntls } from '../site/server-intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
-import { localizeSlugs, sitePaths, type SitePaths } from './paths.ts';
+import { localizeSlugs, type PageKey, sitePaths, type SitePaths } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
@@ -22,9 +23,9 @@ export type SourcePage = FrontMatter & {
    * The page's identity in every locale: its file's path under `pages/`, decoded,
    * '' for the locale's home (`about`, `docs/guides/install`).
    */
-  slug: string;
+  key: PageKey;
   /** Its decoded path under the serving locale, localized by `slug:` front matter (`ueber-uns`); see paths.ts. */
-  localSlug: string;
+  localPath: string;
   /** The locale the text is written in (differs from the serving locale for a fallback). */
   contentLocale: string;
   /**
@@ -66,7 +67,7 @@ export type Site = {
 
 type Source = {
   locale: string;
-  slug: string;
+  key: PageKey;
   file: string;
   /** The file's path under the locale's folder (`pages/docs/install.md`), for what it names relatively. */
   path: string;
@@ -91,7 +92,8 @@ export function loadSite(
   { serving = locales }: { serving?: readonly string[] } = {},
 ): Site {
   const problems: string[] = [];
-  const labels = new Map(locales.map((locale) => [locale, markdownLabels(locale, messages)]));
+  const intls = makeServerIntls(messages, defaultLocale);
+  const labels = new Map(locales.map((locale) => [locale, markdownLabels(intls.get(locale)!)]));
   // Only the serving locales' sources and the default locale's (their fallbacks) are read:
   // the others' pages are needed only by name, for the translations.
   const reading = new Set([...serving, defaultLocale]);
@@ -101,8 +103,8 @@ export function loadSite(
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
     for (const file of listMarkdown(pagesDir)) {
-      const slug = slugOf(relative(pagesDir, file));
-      translations.set(slug, [...(translations.get(slug) ?? []), locale]);
+      const key = keyOf(relative(pagesDir, file));
+      translations.set(key, [...(translations.get(key) ?? []), locale]);
       if (!reading.has(locale)) continue;
       const display = relative(process.cwd(), file) || file;
       try {
@@ -111,7 +113,7 @@ export function loadSite(
         const slugLine = frontMatterLine(text, 'slug');
         sources.push({
           locale,
-          slug,
+          key,
           file: display,
           path: relative(join(localesDir, locale), file).split(sep).join('/'),
           front: data,
@@ -135,13 +137,13 @@ export function loadSite(
     }
   }
 
-  const recordOf = (locale: string, slug: string) => {
+  const recordOf = (locale: string, key: PageKey) => {
     const record = records.get(locale);
-    return record && Object.hasOwn(record, slug) ? { recorded: record[slug]! } : {};
+    return record && Object.hasOwn(record, key) ? { recorded: record[key]! } : {};
   };
 
   const { slugs, problems: pathProblems } = localizeSlugs(
-    sources.map(({ locale, slug, file, front, slugLine }) => ({ locale, key: slug, file, slug: front.slug, slugLine })),
+    sources.map(({ locale, key, file, front, slugLine }) => ({ locale, key, file, slug: front.slug, slugLine })),
     read,
     defaultLocale,
   );
@@ -165,13 +167,14 @@ export function loadSite(
     const report = (line: number, message: string) => {
       if (own) problems.push(`${source.file}:${line}: ${message}`);
     };
+    const fragmentLink = (line: number, href: string, key: string, fragment: string) =>
+      fragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
     const link = (href: string, line: number): string => {
       const cut = href.search(/[?#]/);
       const [path, rest] = cut === -1 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
       const fragment = rest.includes('#') ? rest.slice(rest.indexOf('#') + 1) : '';
       if (path === '') {
-        if (fragment)
-          fragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key: source.slug, fragment });
+        if (fragment) fragmentLink(line, href, source.key, fragment);
         return href;
       }
       const key = path.startsWith('/')
@@ -181,7 +184,7 @@ export function loadSite(
         report(line, `link to ${href}, ${key.problem}`);
         return href;
       }
-      if (fragment) fragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
+      if (fragment) fragmentLink(line, href, key, fragment);
       const local = served.get(key);
       return local === undefined ? `/${servingLocale}${path === '/' ? '' : path}${rest}` : pagePath(servingLocale, local) + rest;
     };
@@ -197,10 +200,10 @@ export function loadSite(
     });
     for (const error of errors) report(error.line, error.message);
     if (own) for (const warning of warnings) console.warn(`warning: ${source.file}:${warning.line}: ${warning.message}`);
-    pages.get(servingLocale)!.set(source.slug, {
+    pages.get(servingLocale)!.set(source.key, {
       ...source.front,
-      slug: source.slug,
-      localSlug: served.get(source.slug)!,
+      key: source.key,
+      localPath: served.get(source.key)!,
       contentLocale: source.locale,
       html: utf8Text(html),
       headings: () => headings,
@@ -208,7 +211,7 @@ export function loadSite(
       textLength: textLength(source.body),
       file: source.file,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
-      ...(servingLocale === source.locale && recordOf(source.locale, source.slug)),
+      ...(servingLocale === source.locale && recordOf(source.locale, source.key)),
     });
   };
   const serves = new Set(serving);
@@ -216,7 +219,7 @@ export function loadSite(
   // A page missing in a locale but present in the default one is served from the default.
   for (const source of sources) {
     if (source.locale !== defaultLocale) continue;
-    for (const locale of serving) if (!pages.get(locale)!.has(source.slug)) compile(source, locale);
+    for (const locale of serving) if (!pages.get(locale)!.has(source.key)) compile(source, locale);
   }
 
   problems.push(...fragmentProblems(fragments, pages));
@@ -236,8 +239,7 @@ function utf8Text(text: string): () => string {
   return () => bytes.toString();
 }
 
-function markdownLabels(locale: string, messages: MessageCatalog): MarkdownLabels {
-  const intl = makeIntl(locale, messages.get(locale) ?? {});
+function markdownLabels(intl: SiteIntl): MarkdownLabels {
   return {
     table: (number) => intl.formatMessage({ id: 'content.table' }, { number }),
     code: (number) => intl.formatMessage({ id: 'content.code' }, { number }),
@@ -249,7 +251,7 @@ function markdownLabels(locale: string, messages: MessageCatalog): MarkdownLabel
 }
 
 /** `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''. */
-export function slugOf(relativeFile: string): string {
+export function keyOf(relativeFile: string): string {
   const parts = relativeFile.split(/[\\/]/);
   const last = parts.pop()!.replace(/\.md$/, '');
   if (last !== 'index') parts.push(last);
