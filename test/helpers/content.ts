@@ -29,6 +29,8 @@ export const MESSAGES = {
   'callout.warning': 'Warning',
   'callout.danger': 'Danger',
   'callout.caution': 'Caution',
+  'content.copyCode': 'Copy code',
+  'content.codeCopied': 'Copied',
 };
 
 /**
@@ -88,4 +90,6 @@ export const MARKDOWN_LABELS: MarkdownLabels = {
   callout: (kind) => kind[0]!.toUpperCase() + kind.slice(1),
   footnotes: 'Footnotes',
   footnoteBack: (number) => `Back to reference ${number}`,
+  copyCode: () => 'Copy code',
+  codeCopied: () => 'Copied',
 };

@@ -45,14 +45,14 @@ export function callouts(md: MarkdownIt): void {
         const line = (token.map?.[0] ?? 0) + env.lineOffset;
         const [kind = '', ...title] = token.info.trim().split(/\s+/);
         if (!KINDS.has(kind)) {
-          env.errors.push({
+          env.problems.push({
             line,
             message: `unknown callout kind ":::${kind}": use one of ${CALLOUT_KINDS.map((known) => `:::${known}`).join(', ')}`,
           });
         }
         const end = lines[token.map?.[1] ?? lines.length]?.replace(/^[\s>]*/, '') ?? '';
         if (!new RegExp(`^:{${token.markup.length},}\\s*$`).test(end)) {
-          env.errors.push({ line, message: `the callout ":::${kind}" is never closed: end it with a line of ${token.markup}` });
+          env.problems.push({ line, message: `the callout ":::${kind}" is never closed: end it with a line of ${token.markup}` });
         }
         const known = KINDS.has(kind) ? env.labels.callout(kind as CalloutKind) : kind;
         token.meta = { kind: kind as CalloutKind, title: title.join(' ') || known } satisfies Callout;

@@ -9,7 +9,7 @@ export type CalloutKind = (typeof CALLOUT_KINDS)[number];
 /**
  * The page's UI words that the compiled HTML carries, in the content's language:
  * names for the scrolling boxes of tables and code, for heading anchors, the
- * callouts' default titles and the footnotes.
+ * callouts' default titles, the footnotes, and the copy button's label and announcement.
  */
 export type MarkdownLabels = {
   table(number: number): string;
@@ -18,10 +18,12 @@ export type MarkdownLabels = {
   callout(kind: CalloutKind): string;
   footnotes: string;
   footnoteBack(number: number): string;
+  copyCode(): string;
+  codeCopied(): string;
 };
 
-/** A mistake in the page, at a line of its file: a build error, or a warning. */
-export type Report = { line: number; message: string };
+/** A problem or a warning at a line of the page's file. */
+export type LineMessage = { line: number; message: string };
 
 /** What the caller decides for the page: where a link goes and which file an image is. */
 export type MarkdownHost = {
@@ -32,20 +34,24 @@ export type MarkdownHost = {
 };
 
 /** Set per call through markdown-it's env: the host, the labels, and what the rules collect. */
-export type Env = MarkdownHost & {
+export type MarkdownEnv = MarkdownHost & {
   labels: MarkdownLabels;
   /** The body's first line in its file, for reports. */
   lineOffset: number;
   /** The body, for rules that look at its lines (is a container closed?). */
   source: string;
   headings: Heading[];
-  errors: Report[];
-  warnings: Report[];
+  /** Mistakes that stop the build. */
+  problems: LineMessage[];
+  /** What the build reports and goes on (a language that is not highlighted, raw HTML the allowlist drops). */
+  warnings: LineMessage[];
   tables: number;
   codes: number;
   callouts: number;
   tasks: number;
 };
+
+export type Env = MarkdownEnv;
 
 export function envOf(state: { env: unknown }): Env {
   return state.env as Env;

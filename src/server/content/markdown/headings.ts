@@ -26,9 +26,9 @@ export function headings(md: MarkdownIt): void {
       if (id === undefined) continue;
       const line = (tokens[i]!.map?.[0] ?? 0) + env.lineOffset;
       if (!VALID_ID.test(id)) {
-        env.errors.push({ line, message: `heading id {#${id}} may hold only letters, digits, "-" and "_"` });
+        env.problems.push({ line, message: `heading id {#${id}} may hold only letters, digits, "-" and "_"` });
       } else if (custom.has(id)) {
-        env.errors.push({ line, message: `heading id {#${id}} is already given to the heading on line ${custom.get(id)}` });
+        env.problems.push({ line, message: `heading id {#${id}} is already given to the heading on line ${custom.get(id)}` });
       }
       custom.set(id, line);
     }

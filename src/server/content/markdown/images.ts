@@ -24,7 +24,7 @@ export function images(md: MarkdownIt): void {
         const line = lineIn(block, at === -1 ? '' : `](${src}`, env, from);
         if (at !== -1) from = at + 1;
         if (!token.content.trim()) {
-          env.errors.push({
+          env.problems.push({
             line,
             message: `the image ${src} has no alt text: describe it between the brackets, ![What it shows](${src})`,
           });
