@@ -1,11 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
 import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
-import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
+import { type InternalLink, renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { localizeSlugs, sitePaths, type SitePaths } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
@@ -65,6 +66,21 @@ export type Site = {
 type Source = { locale: string; slug: string; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
 
 /**
+ * What `npm run dev` keeps from one compile to the next, so that an edit compiles
+ * the edited page again and reuses every other: each file's source as last read
+ * (kept while its size, times and inode are the same), and each compiled page with
+ * what its HTML depended on (its source, every page's path, the labels).
+ */
+export type SiteMemo = {
+  sources: Map<string, { stamp: string; source: Source }>;
+  pages: Map<string, { source: Source; context: string; page: SourcePage; links: InternalLink[] }>;
+};
+
+export function createSiteMemo(): SiteMemo {
+  return { sources: new Map(), pages: new Map() };
+}
+
+/**
  * `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels).
  * `serving`: compile only these locales' pages (the others stay empty), reading
  * only their sources and the default locale's, so a build can compile the locales
@@ -76,7 +92,7 @@ export function loadSite(
   locales: readonly string[],
   defaultLocale: string,
   messages: MessageCatalog,
-  { serving = locales }: { serving?: readonly string[] } = {},
+  { serving = locales, memo }: { serving?: readonly string[]; memo?: SiteMemo } = {},
 ): Site {
   const problems: string[] = [];
   const labels = new Map(locales.map((locale) => [locale, markdownLabels(locale, messages)]));
@@ -93,12 +109,21 @@ export function loadSite(
       translations.set(slug, [...(translations.get(slug) ?? []), locale]);
       if (!reading.has(locale)) continue;
       const display = relative(process.cwd(), file) || file;
+      const stamp = memo && statStamp(file);
+      const known = stamp ? memo.sources.get(file) : undefined;
+      if (known && known.stamp === stamp) {
+        sources.push(known.source);
+        continue;
+      }
       try {
         const text = readFileSync(file, 'utf8');
         const { data, body, bodyLine } = splitFrontMatter(text, display);
         const slugLine = frontMatterLine(text, 'slug');
-        sources.push({ locale, slug, file: display, front: data, body, bodyLine, slugLine });
+        const source = { locale, slug, file: display, front: data, body, bodyLine, slugLine };
+        sources.push(source);
+        if (stamp) memo.sources.set(file, { stamp, source });
       } catch (error) {
+        memo?.sources.delete(file);
         problems.push((error as Error).message);
       }
     }
@@ -133,7 +158,17 @@ export function loadSite(
   };
 
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
+  // Everything a page's HTML depends on besides its own source: every page's path (links are localized) and the labels.
+  const context = memo && compileContext(slugs, translations, labels);
   const compile = (source: Source, servingLocale: string) => {
+    const key = `${servingLocale}\0${source.file}`;
+    const kept = memo?.pages.get(key);
+    const record = servingLocale === source.locale ? recordOf(source.locale, source.slug) : {};
+    if (kept && kept.source === source && kept.context === context && kept.page.recorded === record.recorded) {
+      checkLinks(source, servingLocale, kept.links);
+      pages.get(servingLocale)!.set(source.slug, kept.page);
+      return;
+    }
     // Links go to the page's path in the serving locale, so a fallback page keeps the reader
     // in their language; labels are in the content's language, the `lang` its article is marked with.
     const served = slugs.get(servingLocale)!;
@@ -149,14 +184,8 @@ export function loadSite(
       labels: labels.get(source.locale)!,
       lineOffset: source.bodyLine,
     });
-    if (servingLocale === source.locale) {
-      for (const link of links) {
-        if (keyOfLink(link.href.replace(/[?#].*$/, '')) === undefined) {
-          problems.push(`${source.file}:${link.line}: link to ${link.href}, a page that exists in no locale`);
-        }
-      }
-    }
-    pages.get(servingLocale)!.set(source.slug, {
+    checkLinks(source, servingLocale, links);
+    const page: SourcePage = {
       ...source.front,
       slug: source.slug,
       localSlug: served.get(source.slug)!,
@@ -167,9 +196,19 @@ export function loadSite(
       textLength: textLength(source.body),
       file: source.file,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
-      ...(servingLocale === source.locale && recordOf(source.locale, source.slug)),
-    });
+      ...record,
+    };
+    pages.get(servingLocale)!.set(source.slug, page);
+    if (context) memo.pages.set(key, { source, context, page, links });
   };
+  function checkLinks(source: Source, servingLocale: string, links: readonly InternalLink[]) {
+    if (servingLocale !== source.locale) return;
+    for (const link of links) {
+      if (keyOfLink(link.href.replace(/[?#].*$/, '')) === undefined) {
+        problems.push(`${source.file}:${link.line}: link to ${link.href}, a page that exists in no locale`);
+      }
+    }
+  }
   const serves = new Set(serving);
   for (const source of sources) if (serves.has(source.locale)) compile(source, source.locale);
   // A page missing in a locale but present in the default one is served from the default.
@@ -178,8 +217,39 @@ export function loadSite(
     for (const locale of serving) if (!pages.get(locale)!.has(source.slug)) compile(source, locale);
   }
 
+  if (memo) forgetGone(memo, new Set(sources), pages);
   if (problems.length) throw new ContentError(problems);
   return { locales, defaultLocale, pages, translations, paths: sitePaths(pages, defaultLocale) };
+}
+
+/** Size, modification and change times and inode: an atomic save (a new file renamed over the old) changes the inode. */
+function statStamp(file: string): string | undefined {
+  try {
+    const { size, mtimeMs, ctimeMs, ino } = statSync(file);
+    return `${size}:${mtimeMs}:${ctimeMs}:${ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function compileContext(
+  slugs: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  translations: ReadonlyMap<string, unknown>,
+  labels: ReadonlyMap<string, MarkdownLabels>,
+): string {
+  const hash = createHash('sha256');
+  for (const [locale, served] of slugs) for (const [key, path] of served) hash.update(`${locale}\0${key}\0${path}\n`);
+  for (const slug of translations.keys()) hash.update(`${slug}\n`);
+  for (const [locale, label] of labels) hash.update(`${locale}\0${label.table(1)}\0${label.code(1)}\0${label.headingLink('h')}\n`);
+  return hash.digest('base64url');
+}
+
+/** Drops what the memo holds of files that are gone, so it holds no more than one compile of the site. */
+function forgetGone(memo: SiteMemo, sources: ReadonlySet<Source>, pages: ReadonlyMap<string, ReadonlyMap<string, SourcePage>>): void {
+  for (const [file, { source }] of memo.sources) if (!sources.has(source)) memo.sources.delete(file);
+  for (const [key, { source, page }] of memo.pages) {
+    if (!sources.has(source) || pages.get(key.slice(0, key.indexOf('\0')))?.get(source.slug) !== page) memo.pages.delete(key);
+  }
 }
 
 /**

@@ -10,7 +10,8 @@ import type { SearchIndexes } from '../../routes/types.ts';
 import { StoredBody } from '../http/stored-body.ts';
 import type { Site } from '../content/site.ts';
 import type { Manifest } from './manifest.ts';
-import { makeIndexFiles } from './search-indexes.ts';
+import { hashedAssetUrl } from './hashed-asset.ts';
+import { type IndexFile, makeIndexFiles } from './search-indexes.ts';
 
 export type SiteSearch = {
   /** For the browser: each locale's index URL, or null where the index is too large and the box asks the server. */
@@ -28,9 +29,19 @@ type Options = {
   built: boolean;
   /** Largest index (gzip bytes) the browser downloads. */
   maxDownloadBytes: number;
+  /**
+   * Kept by `npm run dev` from one load of the content to the next: a locale whose
+   * pages are the same objects keeps its index, and one whose pages changed has its
+   * index made again when it is first asked for, not at each save. Until the dev
+   * server restarts, such a locale keeps its choice between the browser's index and
+   * the server's search.
+   */
+  memo?: SearchMemo;
 };
 
-export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes }: Options): SiteSearch {
+export type SearchMemo = Map<string, { pages: readonly unknown[]; file: IndexSource }>;
+
+export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes, memo }: Options): SiteSearch {
   // From a build: the index files it wrote, read when they are first needed. A large
   // site's indexes are megabytes each, so start-up only looks at their sizes, and a
   // locale nobody searches never costs memory.
@@ -41,21 +52,18 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
         const file = join(distDir, 'client', url);
         return { locale, url, gzipBytes: gzipSize(file), json: () => readFileSync(file, 'utf8') };
       })
-    : makeIndexFiles(site).map(({ locale, url, json }) => ({
-        locale,
-        url,
-        gzipBytes: gzipSync(json, { level: 9 }).length,
-        json: () => json,
-      }));
+    : memo
+      ? site.locales.map((locale) => remembered(site, locale, memo))
+      : makeIndexFiles(site).map(madeNow);
 
   const loaded = new Map<string, SearchIndex>();
-  const assets = new Map<string, StoredBody>();
+  const assets = new Map<string, StoredBody | (() => StoredBody)>();
   const indexes: SearchIndexes = {};
   for (const { locale, url, gzipBytes, json } of files) {
     const small = gzipBytes <= maxDownloadBytes;
     indexes[locale] = small ? url : null;
     // Served from memory at its hashed URL (also when the content changed since the build).
-    if (small) assets.set(url, new StoredBody(Buffer.from(json())));
+    if (small) assets.set(url, memo ? lazyBody(json) : new StoredBody(Buffer.from(json())));
   }
   const source = new Map(files.map((file) => [file.locale, file]));
   const indexOf = (locale: string): SearchIndex => {
@@ -68,12 +76,41 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
   };
   return {
     indexes,
-    asset: (path) => assets.get(path),
+    asset: (path) => {
+      const body = assets.get(path);
+      return typeof body === 'function' ? body() : body;
+    },
     search: (locale, query) => searchIndex(indexOf(locale), query, PAGE_RESULTS),
   };
 }
 
 type IndexSource = { locale: string; url: string; gzipBytes: number; json: () => string };
+
+function madeNow({ locale, url, json }: IndexFile): IndexSource {
+  return { locale, url, gzipBytes: gzipSync(json, { level: 9 }).length, json: () => json };
+}
+
+/** A locale's index as `memo` holds it: the same when its pages are, else made on first use (see Options.memo). */
+function remembered(site: Site, locale: string, memo: SearchMemo): IndexSource {
+  const pages = [...site.pages.get(locale)!.values()];
+  const kept = memo.get(locale);
+  if (kept && kept.pages.length === pages.length && kept.pages.every((page, i) => page === pages[i])) return kept.file;
+  let file: IndexSource;
+  if (!kept) file = madeNow(makeIndexFiles(site, [locale])[0]!);
+  else {
+    let json: string | undefined;
+    // A name of its own for this version of the content (the real hash needs the index made).
+    const url = hashedAssetUrl(`search-${locale}`, `${kept.file.url} ${performance.now()}`);
+    file = { locale, url, gzipBytes: kept.file.gzipBytes, json: () => (json ??= makeIndexFiles(site, [locale])[0]!.json) };
+  }
+  memo.set(locale, { pages, file });
+  return file;
+}
+
+function lazyBody(json: () => string): () => StoredBody {
+  let body: StoredBody | undefined;
+  return () => (body ??= new StoredBody(Buffer.from(json())));
+}
 
 /** The size of the gzip sibling the build wrote (gzip -9), or of the file gzipped now when there is none. */
 function gzipSize(file: string): number {
