@@ -105,7 +105,7 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
   }
   if (problem) process.stderr.write(`\n${problem}\n\n`);
   else say(`${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms`);
-  for (const listener of listeners) listener.write('data: reload\n\n');
+  announce();
 }
 
 /** esbuild errors come with file, line and column: print them the way editors link them. */
@@ -155,7 +155,7 @@ async function startChild(): Promise<string | null> {
     // It stopped by itself, between loads: say so until the next save starts it again.
     child = null;
     problem = stderr.trim() || 'the server stopped';
-    for (const listener of listeners) listener.write('data: reload\n\n');
+    announce();
   });
   const first = await nextAnswer();
   return first ? settle(first) : stderr.trim().replace(/^polysite: /, '') || 'the server stopped';
@@ -197,10 +197,27 @@ function stopChild(): Promise<void> {
   });
 }
 
-const RELOAD_SCRIPT = `new EventSource('${DEV_PREFIX}/events').onmessage = () => location.reload();\n`;
+/**
+ * What the site is at: one more after each rebuild, restart or reload. A page carries
+ * the version it was made from and reloads when the event stream names another, also
+ * when it connects: a save that lands while the page is loading is not missed.
+ */
+let version = 0;
+
+function announce(): void {
+  version++;
+  for (const listener of listeners) listener.write(`data: ${version}\n\n`);
+}
+
+/** The reload script's tag, with the version the page is made from. */
+const reloadTag = () => `<script type="module" src="${DEV_PREFIX}/client.js?v=${version}"></script>`;
+
+const RELOAD_SCRIPT = `const made = new URL(import.meta.url).searchParams.get('v');
+new EventSource('${DEV_PREFIX}/events').onmessage = (event) => event.data !== made && location.reload();
+`;
 
 function overlay(message: string): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Build error · polysite dev</title><link rel="stylesheet" href="${DEV_PREFIX}/overlay.css"></head><body><main id="polysite-dev-overlay"><h1>polysite dev: fix this to see the site</h1><pre>${escapeHtml(message)}</pre><p>The page reloads by itself when the file is fixed.</p></main><script type="module" src="${DEV_PREFIX}/client.js"></script></body></html>`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Build error · polysite dev</title><link rel="stylesheet" href="${DEV_PREFIX}/overlay.css"></head><body><main id="polysite-dev-overlay"><h1>polysite dev: fix this to see the site</h1><pre>${escapeHtml(message)}</pre><p>The page reloads by itself when the file is fixed.</p></main>${reloadTag()}</body></html>`;
 }
 
 const OVERLAY_CSS =
@@ -215,12 +232,12 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const path = req.url ?? '/';
   if (path === `${DEV_PREFIX}/events`) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-    res.write(': connected\n\n');
+    res.write(`data: ${version}\n\n`);
     listeners.add(res);
     req.on('close', () => listeners.delete(res));
     return;
   }
-  if (path === `${DEV_PREFIX}/client.js`)
+  if (path.split('?')[0] === `${DEV_PREFIX}/client.js`)
     return void res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' }).end(RELOAD_SCRIPT);
   if (path === `${DEV_PREFIX}/overlay.css`)
     return void res.writeHead(200, { 'Content-Type': 'text/css', 'Cache-Control': 'no-store' }).end(OVERLAY_CSS);
@@ -247,8 +264,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     answer.on('data', (chunk) => chunks.push(chunk));
     answer.on('end', () => {
       let text = Buffer.concat(chunks).toString().replaceAll(PUBLIC_URL_MARK, origin);
-      if (type.startsWith('text/html'))
-        text = text.replace('</body>', `<script type="module" src="${DEV_PREFIX}/client.js"></script></body>`);
+      if (type.startsWith('text/html')) text = text.replace('</body>', `${reloadTag()}</body>`);
       const out = { ...answer.headers, 'cache-control': 'no-store' };
       delete out['content-length'];
       delete out.etag;
@@ -278,7 +294,7 @@ async function sendTranslationStatus(res: ServerResponse) {
   }
   res
     .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
-    .end(html.replace('</body>', `<script type="module" src="${DEV_PREFIX}/client.js"></script></body>`));
+    .end(html.replace('</body>', `${reloadTag()}</body>`));
 }
 
 /** How long a batch of saves is gathered: an editor writes a file and its backup, `git checkout` many files. */
@@ -297,7 +313,8 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
     // Editors' swap and backup files, and hidden folders (.git, .DS_Store).
     ignored: (path) => /^\.|~$|\.swp$/.test(basename(path)),
   });
-  watcher.on('all', (_event, path) => {
+  watcher.on('all', (event, path) => {
+    if (!matters(event, path)) return;
     batch.add(path);
     if (timer === undefined)
       timer = setTimeout(() => {
@@ -311,18 +328,32 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
   return watcher;
 }
 
+/**
+ * Whether a change can change the site: not the temporary file an atomic save writes
+ * before renaming it (`sedAbC123`, `about.md.tmp`), whose rename is seen on its own.
+ */
+function matters(event: string, path: string): boolean {
+  if (event === 'addDir' || event === 'unlinkDir') return true;
+  const under = relative(localesDir, path);
+  if (!under.startsWith('..')) return /\.(md|json)$/.test(path) || isImage(path);
+  return /\.[a-z0-9]+$/i.test(basename(path)) && !/\.(tmp|temp|bak)$/i.test(path);
+}
+
+/** Share images and images/ are copied into the hashed assets by the build (scripts/build-images.ts). */
+function isImage(file: string): boolean {
+  return /^[^/]+\/(share\.png$|images\/)/.test(relative(localesDir, file).split('\\').join('/'));
+}
+
 /** What a batch of changed files asks for (see Work). */
 function workFor(files: readonly string[]): Work {
   const srcDir = join(ROOT_DIR, 'src');
-  // Share images and images/ are copied into the hashed assets by the build (scripts/build-images.ts).
-  const isImage = (file: string) => /^[^/]+\/(share\.png$|images\/)/.test(relative(localesDir, file).split('\\').join('/'));
   const rebuild = files.some((file) => !relative(srcDir, file).startsWith('..') || isImage(file));
   return { rebuild, restart: false };
 }
 
 async function main() {
-  await schedule({ rebuild: true, restart: false });
-  watchSources((files) => {
+  // Watching starts first: a file saved during the first build is not missed.
+  const watcher = watchSources((files) => {
     const shown = files.map((file) => relative(ROOT_DIR, file) || file);
     const work = workFor(files);
     say(
@@ -330,12 +361,12 @@ async function main() {
     );
     void schedule(work);
   });
+  await Promise.all([schedule({ rebuild: true, restart: false }), new Promise<void>((resolve) => watcher.once('ready', () => resolve()))]);
   const port = Number(process.env.PORT ?? 3000);
   const proxy = createServer((req, res) => void handle(req, res)).listen(port, host, () => {
     const address = proxy.address() as { address: string; port: number };
     const url = `http://localhost:${address.port}`;
-    say(`serving ${url} (listening on ${address.address}; reloads the browser on save)`);
-    say(`translation status: ${url}${STATUS_PATH}`);
+    say(`serving ${url} (listening on ${address.address}; reloads the browser on save); translation status: ${url}${STATUS_PATH}`);
   });
   const stop = async () => {
     await stopChild();
