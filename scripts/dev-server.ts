@@ -64,9 +64,9 @@ function reload(): void {
       tell({ type: 'restart', reason: `the locales are now ${now.locales.join(', ')}` });
       return;
     }
-    const runtime = prepareContent(config, manifest, loadContent(config, memo), searchMemo);
+    const site = prepareContent(config, manifest, loadContent(config, memo), { log, searchMemo });
     // A new app: its render caches start empty, so nothing compiled before the edit is served.
-    handle = createSite({ config, runtime, log, lifecycle, relay: null }).handle;
+    handle = createSite({ config, site, log, lifecycle, relay: null }).handle;
   } catch (error) {
     tell({ type: 'problem', message: (error as Error).message });
     return;

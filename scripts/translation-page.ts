@@ -21,7 +21,7 @@ export function translationPage(report: TranslationReport): string {
     const rows = pages
       .map(
         (page) =>
-          `<tr class="${page.status}"><td><code>${escapeHtml(page.slug || '(home)')}</code></td><td>${LABELS[page.status]}</td>` +
+          `<tr class="${page.status}"><td><code>${escapeHtml(page.key || '(home)')}</code></td><td>${LABELS[page.status]}</td>` +
           `<td><a href="${escapeHtml(page.path)}">${escapeHtml(page.path)}</a></td><td><a href="${escapeHtml(page.original)}">${escapeHtml(page.original)}</a></td></tr>`,
       )
       .join('');

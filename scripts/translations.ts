@@ -64,7 +64,7 @@ function done(site: Site, localesDir: string, [locale, ...slugs]: string[]): num
   }
   const sources = site.pages.get(site.defaultLocale)!;
   const pages = site.pages.get(locale)!;
-  const own = [...pages.values()].filter((page) => page.contentLocale === locale && sources.has(page.slug)).map((page) => page.slug);
+  const own = [...pages.values()].filter((page) => page.contentLocale === locale && sources.has(page.key)).map((page) => page.key);
   const chosen = slugs.length === 1 && slugs[0] === '--all' ? own : slugs;
   if (!chosen.length) throw new UsageError('--done needs page slugs (as in the URL, "" for the home page) or --all');
   const record = { ...readRecord(localesDir, locale) };
@@ -86,11 +86,11 @@ function seed(site: Site, localesDir: string): number {
     const record = { ...readRecord(localesDir, locale) };
     let seeded = 0;
     for (const page of site.pages.get(locale)!.values()) {
-      const source = sources.get(page.slug);
-      if (page.contentLocale !== locale || !source || Object.hasOwn(record, page.slug)) continue;
+      const source = sources.get(page.key);
+      if (page.contentLocale !== locale || !source || Object.hasOwn(record, page.key)) continue;
       const fingerprint = seedRecord(source.file, page.file);
       if (fingerprint === null) continue;
-      record[page.slug] = fingerprint;
+      record[page.key] = fingerprint;
       seeded++;
     }
     writeRecord(localesDir, locale, record);

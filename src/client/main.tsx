@@ -9,13 +9,16 @@ import { type ClientNavigator, createNavigator } from './navigator.ts';
 import { reportError, startReporting } from './reporting.ts';
 import { createSearchSource } from './search.ts';
 import { SearchContext } from '../routes/search-box.tsx';
-import type { CompiledMessages } from '../i18n/intl.ts';
+import type { LocaleMessages } from '../i18n/intl.ts';
 
 /** Renders whatever page the navigator holds; after a navigation, finishes the arrival. */
 function ClientApp({ navigator }: { navigator: ClientNavigator }) {
   const state = useSyncExternalStore(navigator.subscribe, navigator.getSnapshot, navigator.getSnapshot);
   useEffect(() => {
     if (state.arrival) navigator.arrived(state.arrival);
+    // Copy buttons and tab lists: their script is loaded only for a page that has some.
+    if (document.querySelector('.code-copy[hidden],.tabs:not([data-enhanced])'))
+      import('./code-blocks.ts').then((code) => code.enhance(document), logAndReport);
   }, [state, navigator]);
   useEffect(() => {
     // Hydration committed: a hook for tests and for anyone measuring time to interactive.
@@ -55,8 +58,8 @@ fetchMessages(messageUrls[page.locale]).then((messages) => {
  * The locale's messages: the same request as the document's preload, which the browser
  * reuses (same URL; fetch's default credentials mode, same-origin, is `crossorigin`'s).
  */
-async function fetchMessages(url: string | undefined): Promise<CompiledMessages> {
+async function fetchMessages(url: string | undefined): Promise<LocaleMessages> {
   const response = await fetch(url!);
   if (!response.ok) throw new Error(`${response.status} ${url}`);
-  return (await response.json()) as CompiledMessages;
+  return (await response.json()) as LocaleMessages;
 }

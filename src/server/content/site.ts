@@ -3,11 +3,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
 import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
-import { makeIntl } from '../../i18n/intl.ts';
+import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { type InternalLink, renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
-import { localizeSlugs, sitePaths, type SitePaths } from './paths.ts';
+import { localizeSlugs, type PageKey, sitePaths, type SitePaths } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
@@ -21,9 +21,9 @@ export type SourcePage = FrontMatter & {
    * The page's identity in every locale: its file's path under `pages/`, decoded,
    * '' for the locale's home (`about`, `docs/guides/install`).
    */
-  slug: string;
+  key: PageKey;
   /** Its decoded path under the serving locale, localized by `slug:` front matter (`ueber-uns`); see paths.ts. */
-  localSlug: string;
+  localPath: string;
   /** The locale the text is written in (differs from the serving locale for a fallback). */
   contentLocale: string;
   /**
@@ -63,7 +63,9 @@ export type Site = {
   paths: SitePaths;
 };
 
-type Source = { locale: string; slug: string; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
+type Mistake = { line: number; message: string };
+
+type Source = { locale: string; key: PageKey; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
 
 /**
  * What `npm run dev` keeps from one compile to the next, so that an edit compiles
@@ -73,7 +75,7 @@ type Source = { locale: string; slug: string; file: string; front: FrontMatter; 
  */
 export type SiteMemo = {
   sources: Map<string, { stamp: string; source: Source }>;
-  pages: Map<string, { source: Source; context: string; page: SourcePage; links: InternalLink[] }>;
+  pages: Map<string, { source: Source; context: string; page: SourcePage; links: InternalLink[]; mistakes: Mistake[] }>;
 };
 
 export function createSiteMemo(): SiteMemo {
@@ -86,16 +88,26 @@ export function createSiteMemo(): SiteMemo {
  * only their sources and the default locale's, so a build can compile the locales
  * in several threads and join them (scripts/build-content.ts). Each problem is
  * found by a call that serves its locale (the default locale's by every call).
+ * `warn` hears what the author may want to fix but the build goes on with (a code
+ * block in a language that is not highlighted), with its file and line.
  */
 export function loadSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
   messages: MessageCatalog,
-  { serving = locales, memo }: { serving?: readonly string[]; memo?: SiteMemo } = {},
+  {
+    serving = locales,
+    warn = (message) => console.warn(`warning: ${message}`),
+    memo,
+  }: { serving?: readonly string[]; warn?: (message: string) => void; memo?: SiteMemo } = {},
 ): Site {
   const problems: string[] = [];
-  const labels = new Map(locales.map((locale) => [locale, markdownLabels(locale, messages)]));
+  // The labels the compiled HTML carries; a label that fails to format is the default locale's (said once).
+  const intls = makeIntls(messages, defaultLocale, ({ locale, id, cause }) =>
+    process.stderr.write(`polysite: message "${id}" of locale "${locale}" did not format (${cause}); the default locale's is used\n`),
+  );
+  const labels = new Map(locales.map((locale) => [locale, markdownLabels(intls.get(locale)!)]));
   // Only the serving locales' sources and the default locale's (their fallbacks) are read:
   // the others' pages are needed only by name, for the translations.
   const reading = new Set([...serving, defaultLocale]);
@@ -105,8 +117,8 @@ export function loadSite(
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
     for (const file of listMarkdown(pagesDir)) {
-      const slug = slugOf(relative(pagesDir, file));
-      translations.set(slug, [...(translations.get(slug) ?? []), locale]);
+      const key = keyOf(relative(pagesDir, file));
+      translations.set(key, [...(translations.get(key) ?? []), locale]);
       if (!reading.has(locale)) continue;
       const display = relative(process.cwd(), file) || file;
       const stamp = memo && statStamp(file);
@@ -119,7 +131,7 @@ export function loadSite(
         const text = readFileSync(file, 'utf8');
         const { data, body, bodyLine } = splitFrontMatter(text, display);
         const slugLine = frontMatterLine(text, 'slug');
-        const source = { locale, slug, file: display, front: data, body, bodyLine, slugLine };
+        const source = { locale, key, file: display, front: data, body, bodyLine, slugLine };
         sources.push(source);
         if (stamp) memo.sources.set(file, { stamp, source });
       } catch (error) {
@@ -139,13 +151,13 @@ export function loadSite(
     }
   }
 
-  const recordOf = (locale: string, slug: string) => {
+  const recordOf = (locale: string, key: PageKey) => {
     const record = records.get(locale);
-    return record && Object.hasOwn(record, slug) ? { recorded: record[slug]! } : {};
+    return record && Object.hasOwn(record, key) ? { recorded: record[key]! } : {};
   };
 
   const { slugs, problems: pathProblems } = localizeSlugs(
-    sources.map(({ locale, slug, file, front, slugLine }) => ({ locale, key: slug, file, slug: front.slug, slugLine })),
+    sources.map(({ locale, key, file, front, slugLine }) => ({ locale, key, file, slug: front.slug, slugLine })),
     read,
     defaultLocale,
   );
@@ -161,12 +173,12 @@ export function loadSite(
   // Everything a page's HTML depends on besides its own source: every page's path (links are localized) and the labels.
   const context = memo && compileContext(slugs, translations, labels);
   const compile = (source: Source, servingLocale: string) => {
-    const key = `${servingLocale}\0${source.file}`;
-    const kept = memo?.pages.get(key);
-    const record = servingLocale === source.locale ? recordOf(source.locale, source.slug) : {};
+    const memoKey = `${servingLocale}\0${source.file}`;
+    const kept = memo?.pages.get(memoKey);
+    const record = servingLocale === source.locale ? recordOf(source.locale, source.key) : {};
     if (kept && kept.source === source && kept.context === context && kept.page.recorded === record.recorded) {
-      checkLinks(source, servingLocale, kept.links);
-      pages.get(servingLocale)!.set(source.slug, kept.page);
+      report(source, servingLocale, kept.links, kept.mistakes);
+      pages.get(servingLocale)!.set(source.key, kept.page);
       return;
     }
     // Links go to the page's path in the serving locale, so a fallback page keeps the reader
@@ -179,16 +191,24 @@ export function loadSite(
       const local = key === undefined ? undefined : served.get(key);
       return local === undefined ? `/${servingLocale}${path === '/' ? '' : path}${rest}` : pagePath(servingLocale, local) + rest;
     };
-    const { html, links, headings, tokens } = renderMarkdown(source.body, {
+    const {
+      html,
+      links,
+      headings,
+      tokens,
+      problems: mistakes,
+      warnings,
+    } = renderMarkdown(source.body, {
       localize,
       labels: labels.get(source.locale)!,
       lineOffset: source.bodyLine,
     });
-    checkLinks(source, servingLocale, links);
+    if (servingLocale === source.locale) for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
+    report(source, servingLocale, links, mistakes);
     const page: SourcePage = {
       ...source.front,
-      slug: source.slug,
-      localSlug: served.get(source.slug)!,
+      key: source.key,
+      localPath: served.get(source.key)!,
       contentLocale: source.locale,
       html: utf8Text(html),
       headings: () => headings,
@@ -198,11 +218,13 @@ export function loadSite(
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
       ...record,
     };
-    pages.get(servingLocale)!.set(source.slug, page);
-    if (context) memo.pages.set(key, { source, context, page, links });
+    pages.get(servingLocale)!.set(source.key, page);
+    if (context) memo.pages.set(memoKey, { source, context, page, links, mistakes });
   };
-  function checkLinks(source: Source, servingLocale: string, links: readonly InternalLink[]) {
+  /** The mistakes of a page in its own locale (a reused page's too: they stop the load until it is fixed). */
+  function report(source: Source, servingLocale: string, links: readonly InternalLink[], mistakes: readonly Mistake[]) {
     if (servingLocale !== source.locale) return;
+    for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
     for (const link of links) {
       if (keyOfLink(link.href.replace(/[?#].*$/, '')) === undefined) {
         problems.push(`${source.file}:${link.line}: link to ${link.href}, a page that exists in no locale`);
@@ -214,7 +236,7 @@ export function loadSite(
   // A page missing in a locale but present in the default one is served from the default.
   for (const source of sources) {
     if (source.locale !== defaultLocale) continue;
-    for (const locale of serving) if (!pages.get(locale)!.has(source.slug)) compile(source, locale);
+    for (const locale of serving) if (!pages.get(locale)!.has(source.key)) compile(source, locale);
   }
 
   if (memo) forgetGone(memo, new Set(sources), pages);
@@ -248,7 +270,7 @@ function compileContext(
 function forgetGone(memo: SiteMemo, sources: ReadonlySet<Source>, pages: ReadonlyMap<string, ReadonlyMap<string, SourcePage>>): void {
   for (const [file, { source }] of memo.sources) if (!sources.has(source)) memo.sources.delete(file);
   for (const [key, { source, page }] of memo.pages) {
-    if (!sources.has(source) || pages.get(key.slice(0, key.indexOf('\0')))?.get(source.slug) !== page) memo.pages.delete(key);
+    if (!sources.has(source) || pages.get(key.slice(0, key.indexOf('\0')))?.get(source.key) !== page) memo.pages.delete(key);
   }
 }
 
@@ -264,17 +286,18 @@ function utf8Text(text: string): () => string {
   return () => bytes.toString();
 }
 
-function markdownLabels(locale: string, messages: MessageCatalog): MarkdownLabels {
-  const intl = makeIntl(locale, messages.get(locale) ?? {});
+function markdownLabels(intl: SiteIntl): MarkdownLabels {
   return {
     table: (number) => intl.formatMessage({ id: 'content.table' }, { number }),
     code: (number) => intl.formatMessage({ id: 'content.code' }, { number }),
     headingLink: (heading) => intl.formatMessage({ id: 'content.headingLink' }, { heading }),
+    copyCode: () => intl.formatMessage({ id: 'content.copyCode' }),
+    codeCopied: () => intl.formatMessage({ id: 'content.codeCopied' }),
   };
 }
 
 /** `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''. */
-export function slugOf(relativeFile: string): string {
+export function keyOf(relativeFile: string): string {
   const parts = relativeFile.split(/[\\/]/);
   const last = parts.pop()!.replace(/\.md$/, '');
   if (last !== 'index') parts.push(last);

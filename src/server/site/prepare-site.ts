@@ -11,9 +11,10 @@ import { StoredBody } from '../http/stored-body.ts';
 import { buildFeeds, type Feeds } from './feeds.ts';
 import { checkShareImages } from './share-image.ts';
 import { makeShareTags } from './share-tags.ts';
-import { makeIntl } from '../../i18n/intl.ts';
 import type { Site } from '../content/site.ts';
 import type { MessageCatalog } from '../content/messages.ts';
+import type { Logger } from '../http/log.ts';
+import { makeServerIntls } from './server-intl.ts';
 
 /** Everything start-up prepares so that requests only look things up. */
 export type PreparedSite = {
@@ -28,8 +29,9 @@ export type PreparedSite = {
   feeds: Feeds;
 };
 
-export async function prepareSite(config: Config): Promise<PreparedSite> {
-  return prepareContent(config, readManifest(config.distDir), await loadContent(config));
+/** `log`: where a message that fails to format is reported (once per locale and key); stderr without one. */
+export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): Promise<PreparedSite> {
+  return prepareContent(config, readManifest(config.distDir), await loadContent(config), { log });
 }
 
 /** The compiled content ready to serve (`npm run dev` compiles it itself, and again after each edit). */
@@ -40,17 +42,18 @@ export function prepareContent(
   config: Config,
   manifest: Manifest,
   { site, messages, built }: LoadedContent,
-  searchMemo?: SearchMemo,
+  { log, searchMemo }: { log?: Pick<Logger, 'warn'> | undefined; searchMemo?: SearchMemo } = {},
 ): PreparedSite {
   checkShareImages(site, manifest.images);
-  const siteName = (locale: string) => makeIntl(locale, messages.get(locale)!).formatMessage({ id: 'site.name' });
+  const intls = makeServerIntls(messages, config.defaultLocale, log);
+  const siteName = (locale: string) => intls.get(locale)!.formatMessage({ id: 'site.name' });
   const feeds = buildFeeds({ site, siteName, publicUrl: config.publicUrl });
   const share = makeShareTags({
     publicUrl: config.publicUrl,
     images: manifest.images,
     links: { pathOf: site.paths.pathOf, feedOf: feeds.linkOf },
   });
-  const store = buildPageStore({ site, messages, publicUrl: config.publicUrl, build: manifest.build, share });
+  const store = buildPageStore({ site, messages, intls, publicUrl: config.publicUrl, build: manifest.build, share });
   const search = prepareSearch({
     site,
     manifest,
