@@ -48,7 +48,11 @@ async function startDev(localesDir?: string): Promise<Dev> {
 }
 
 function stopDev(dev: Dev): void {
-  if (dev.child.pid) process.kill(-dev.child.pid, 'SIGKILL');
+  try {
+    if (dev.child.pid) process.kill(-dev.child.pid, 'SIGKILL');
+  } catch {
+    // It stopped already.
+  }
   rmSync(dev.project, { recursive: true, force: true });
 }
 
