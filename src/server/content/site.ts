@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
-import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
@@ -88,16 +88,23 @@ export function loadSite(
   const sources: Source[] = [];
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
+    // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
+    const files = new Map<string, string>();
     for (const file of listMarkdown(pagesDir)) {
       const slug = slugOf(relative(pagesDir, file));
+      const display = relative(process.cwd(), file) || file;
+      const first = files.get(slug);
+      if (first !== undefined) {
+        if (reading.has(locale)) problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, slug)}; keep one`);
+        continue;
+      }
+      files.set(slug, display);
       translations.set(slug, [...(translations.get(slug) ?? []), locale]);
       if (!reading.has(locale)) continue;
-      const display = relative(process.cwd(), file) || file;
       try {
         const text = readFileSync(file, 'utf8');
-        const { data, body, bodyLine } = splitFrontMatter(text, display);
-        const slugLine = frontMatterLine(text, 'slug');
-        sources.push({ locale, slug, file: display, front: data, body, bodyLine, slugLine });
+        const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display);
+        sources.push({ locale, slug, file: display, front: data, body, bodyLine, slugLine: keyLines.slug ?? 2 });
       } catch (error) {
         problems.push((error as Error).message);
       }
