@@ -70,23 +70,33 @@ export function splitFrontMatter(
 }
 
 /**
- * Where a YAML error is, in words. The library notices a quote that is never
- * closed only at the end of the front matter; the quote that opens it is where
- * the author must look, so that is where it is reported.
+ * Where a YAML error is, in words. The library notices a quote or a `[`/`{` that is
+ * never closed only where the next thing fails to fit (often the end of the front
+ * matter); the place it was opened is where the author must look, so that is
+ * where it is reported: the start of the node that ends where the error is.
  */
 function describeYamlError(error: YAMLError, document: ReturnType<typeof parseDocument>): { offset: number; what: string } {
   const what = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-  if (error.code === 'MISSING_CHAR') {
-    let opened: { offset: number; quote: string } | undefined;
-    visit(document, {
-      Scalar(_key, node) {
-        const quote = node.type === 'QUOTE_DOUBLE' ? '"' : node.type === 'QUOTE_SINGLE' ? "'" : null;
-        if (quote && node.range && node.range[1] === error.pos[0]) opened = { offset: node.range[0], quote };
-      },
-    });
-    if (opened) return { offset: opened.offset, what: `the ${opened.quote} quote opened here is never closed` };
-  }
-  return { offset: error.pos[0], what };
+  if (error.code !== 'MISSING_CHAR' && error.code !== 'BAD_INDENT') return { offset: error.pos[0], what };
+  let opened: { offset: number; what: string } | undefined;
+  const unclosed = (node: { range?: [number, number, number] | null }, open: string, close: string) => {
+    if (node.range && node.range[1] === error.pos[0]) {
+      opened = { offset: node.range[0], what: `the ${open} opened here is never closed${close ? ` by a ${close}` : ''}` };
+    }
+  };
+  visit(document, {
+    Scalar(_key, node) {
+      if (node.type === 'QUOTE_DOUBLE') unclosed(node, '" quote', '');
+      if (node.type === 'QUOTE_SINGLE') unclosed(node, "' quote", '');
+    },
+    Seq(_key, node) {
+      if (node.flow) unclosed(node, '[', ']');
+    },
+    Map(_key, node) {
+      if (node.flow) unclosed(node, '{', '}');
+    },
+  });
+  return opened ?? { offset: error.pos[0], what };
 }
 
 /** The file's line with a caret under the column, as compilers show it. */
