@@ -44,7 +44,7 @@ export function localeFolderProblems(localesDir: string, locales: readonly strin
     const folder = relative(process.cwd(), join(localesDir, locale)) || join(localesDir, locale);
     const lacks: string[] = [];
     if (!isFile(join(localesDir, locale, 'messages.json'))) lacks.push('messages.json (every key of the default locale’s, translated)');
-    if (!isDirectory(join(localesDir, locale, 'pages'))) lacks.push('a pages/ folder (it may be empty: missing pages are served from the default locale)');
+    if (!isDirectory(join(localesDir, locale, 'pages'))) lacks.push('pages/ folder (it may be empty: a page missing there is served from the default locale)');
     if (lacks.length) problems.push(`${folder}: the locale folder "${locale}" has no ${lacks.join(' and no ')}`);
   }
   return problems;
