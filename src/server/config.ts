@@ -196,6 +196,7 @@ function discoverLocales(dir: string): string[] {
     .sort();
   const bad = locales.find((locale) => !isLocaleTag(locale));
   if (bad) throw new ConfigError('LOCALES_DIR', `folder "${bad}" is not a locale tag like "en" or "pt-BR"`);
-  if (locales.length === 0) throw new ConfigError('LOCALES_DIR', `no locale folder (<locale>/messages.json and <locale>/pages/) under ${dir}`);
+  if (locales.length === 0)
+    throw new ConfigError('LOCALES_DIR', `no locale folder (<locale>/messages.json and <locale>/pages/) under ${dir}`);
   return locales;
 }

@@ -13,7 +13,10 @@ const EN = { ...HOME, 'messages.json': messagesText({ ...MESSAGES, 'docs.next': 
 
 /** A Spanish translation whose messages are the English ones with `changes`. */
 function spanish(changes: Record<string, string>): string {
-  return makeLocales({ en: EN, es: { ...HOME, 'messages.json': messagesText({ ...MESSAGES, 'docs.next': 'Siguiente: {title}', ...changes }) } });
+  return makeLocales({
+    en: EN,
+    es: { ...HOME, 'messages.json': messagesText({ ...MESSAGES, 'docs.next': 'Siguiente: {title}', ...changes }) },
+  });
 }
 
 export const CONTENT_MISTAKES: (() => ContentMistake)[] = [

@@ -24,17 +24,18 @@ export function loadContent(
   const folders = localeFolderProblems(localesDir, locales);
   // Without its messages or its pages a locale cannot be checked further: say only that.
   if (folders.length) throw new ContentError(folders);
-  const { catalog, problems } = checkMessages(localesDir, locales, defaultLocale);
+  const messages = checkMessages(localesDir, locales, defaultLocale);
+  const problems = [...messages.problems, ...messages.keys];
   let site: Site | undefined;
   try {
-    site = loadSite(localesDir, locales, defaultLocale, catalog, serving ? { serving } : {});
+    site = loadSite(localesDir, locales, defaultLocale, messages.catalog, serving ? { serving } : {});
   } catch (error) {
     if (error instanceof ContentError) problems.push(...error.problems);
     // A broken message may also break a label the pages use; the message's problem says why.
     else if (!problems.length) throw error;
   }
   if (problems.length || !site) throw new ContentError(problems);
-  return { site, messages: catalog };
+  return { site, messages: messages.catalog };
 }
 
 /** A locale folder needs its `messages.json` and its `pages/` folder (which may be empty). */
@@ -44,7 +45,8 @@ export function localeFolderProblems(localesDir: string, locales: readonly strin
     const folder = relative(process.cwd(), join(localesDir, locale)) || join(localesDir, locale);
     const lacks: string[] = [];
     if (!isFile(join(localesDir, locale, 'messages.json'))) lacks.push('messages.json (every key of the default locale’s, translated)');
-    if (!isDirectory(join(localesDir, locale, 'pages'))) lacks.push('pages/ folder (it may be empty: a page missing there is served from the default locale)');
+    if (!isDirectory(join(localesDir, locale, 'pages')))
+      lacks.push('pages/ folder (it may be empty: a page missing there is served from the default locale)');
     if (lacks.length) problems.push(`${folder}: the locale folder "${locale}" has no ${lacks.join(' and no ')}`);
   }
   return problems;

@@ -56,7 +56,10 @@ export function compareMessage(
   }
   // A renamed argument is reported once, at the new name, above.
   if (missing.length && own.args.size === [...own.args.keys()].filter((name) => theirs.args.has(name)).length) {
-    differences.push({ offset: 0, what: `${list(missing.map(written))} missing: the ${other} message has ${missing.length === 1 ? 'it' : 'them'}` });
+    differences.push({
+      offset: 0,
+      what: `${list(missing.map(written))} missing: the ${other} message has ${missing.length === 1 ? 'it' : 'them'}`,
+    });
   }
   for (const [tag, offset] of own.tags) {
     if (theirs.tags.has(tag)) continue;
@@ -99,10 +102,14 @@ function usesOf(message: MessageFormatElement[], text: string): Uses {
       if (!kind || !('value' in element)) continue;
       const options =
         element.type === TYPE.select || element.type === TYPE.plural
-          ? Object.entries(element.options).map(([key, option]) => ({ key, offset: optionOffset(text, key, option.location?.start.offset) }))
+          ? Object.entries(element.options).map(([key, option]) => ({
+              key,
+              offset: optionOffset(text, key, option.location?.start.offset),
+            }))
           : [];
       if (!uses.args.has(element.value)) uses.args.set(element.value, { name: element.value, kind, offset, options });
-      if (element.type === TYPE.select || element.type === TYPE.plural) for (const option of Object.values(element.options)) walk(option.value);
+      if (element.type === TYPE.select || element.type === TYPE.plural)
+        for (const option of Object.values(element.options)) walk(option.value);
     }
   };
   walk(message);

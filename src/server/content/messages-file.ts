@@ -90,7 +90,9 @@ export function readMessagesFile(localesDir: string, locale: string): MessagesFi
     const control = /[\u0000-\u001f]/.exec(literal);
     if (control) {
       const column = value.loc.start.column + control.index;
-      problems.push(`${file}:${value.loc.start.line}:${column}: message "${key}" holds a raw line break or control character; write it as \\n`);
+      problems.push(
+        `${file}:${value.loc.start.line}:${column}: message "${key}" holds a raw line break or control character; write it as \\n`,
+      );
       continue;
     }
     messages.push({ key, text: value.value, keyAt, textAt: at(value.loc.start), literal });

@@ -16,14 +16,17 @@ export type MessageCatalog = ReadonlyMap<string, CompiledMessages>;
  * translation against the default locale's message (same keys; same arguments, of
  * the same kinds; plural options the locale has; tags the default uses). Each
  * problem names the file, the line and column, and the key. Returns the catalog of
- * what parsed, with the problems; `loadMessages` throws them.
+ * what parsed, with the problems, and apart from them the keys missing or extra in
+ * a locale (`keys`); `loadMessages` throws both.
  */
 export function checkMessages(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-): { catalog: MessageCatalog; problems: string[] } {
+): { catalog: MessageCatalog; problems: string[]; keys: string[] } {
   const problems: string[] = [];
+  // A key one file has and the other lacks: `npm run translations` lists these its own way.
+  const keys: string[] = [];
   const files = new Map(locales.map((locale) => [locale, readMessagesFile(localesDir, locale)]));
   // With the parser's locations, to place problems; the catalog is parsed again without them (they
   // would go to every browser), which for a site's few hundred messages costs a few milliseconds.
@@ -39,7 +42,9 @@ export function checkMessages(
         out[message.key] = parse(message.text, { requiresOtherClause: true });
       } catch (error) {
         const { message: kind, location } = error as Error & { location?: { start: { offset: number } } };
-        problems.push(`${where(file, message, location?.start.offset ?? 0)}: message "${message.key}" does not parse: ${syntaxInWords(kind)}`);
+        problems.push(
+          `${where(file, message, location?.start.offset ?? 0)}: message "${message.key}" does not parse: ${syntaxInWords(kind)}`,
+        );
       }
     }
     parsed.set(locale, messages);
@@ -56,7 +61,7 @@ export function checkMessages(
       if (!ast) continue;
       const source = referenceParsed.get(message.key);
       if (!isDefault && !source && !reference.messages.some((other) => other.key === message.key)) {
-        problems.push(`${where(file, message)}: message "${message.key}" is not in the ${defaultLocale} file`);
+        keys.push(`${where(file, message)}: message "${message.key}" is not in the ${defaultLocale} file`);
         continue;
       }
       const against = isDefault || !source ? null : { locale: defaultLocale, message: source };
@@ -68,7 +73,7 @@ export function checkMessages(
     const own = new Set(file.messages.map((message) => message.key));
     for (const message of reference.messages) {
       if (!own.has(message.key)) {
-        problems.push(`${file.file}: missing message "${message.key}" (the ${defaultLocale} file has it, line ${message.keyAt.line})`);
+        keys.push(`${file.file}: missing message "${message.key}" (the ${defaultLocale} file has it, line ${message.keyAt.line})`);
       }
     }
   }
@@ -76,13 +81,13 @@ export function checkMessages(
   const fallback = compiled.get(defaultLocale)!;
   const catalog = new Map<string, CompiledMessages>();
   for (const locale of locales) catalog.set(locale, locale === defaultLocale ? fallback : { ...fallback, ...compiled.get(locale)! });
-  return { catalog, problems };
+  return { catalog, problems, keys };
 }
 
-/** `checkMessages`, throwing its problems (a ContentError). */
+/** `checkMessages`, throwing its problems and keys (a ContentError). */
 export function loadMessages(localesDir: string, locales: readonly string[], defaultLocale: string): MessageCatalog {
-  const { catalog, problems } = checkMessages(localesDir, locales, defaultLocale);
-  if (problems.length) throw new ContentError(problems);
+  const { catalog, problems, keys } = checkMessages(localesDir, locales, defaultLocale);
+  if (problems.length || keys.length) throw new ContentError([...problems, ...keys]);
   return catalog;
 }
 

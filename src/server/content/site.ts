@@ -95,7 +95,8 @@ export function loadSite(
       const display = relative(process.cwd(), file) || file;
       const first = files.get(slug);
       if (first !== undefined) {
-        if (reading.has(locale)) problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, slug)}; keep one`);
+        if (reading.has(locale))
+          problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, slug)}; keep one`);
         continue;
       }
       files.set(slug, display);

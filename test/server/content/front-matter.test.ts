@@ -59,7 +59,10 @@ test('a value of the wrong kind is reported at its key’s line; a missing key a
     failure('---\ntitle: T\ndescription: D\n\norder: first\n---\n'),
     'locales/en/pages/about.md:5: front matter "order" must be a whole number',
   );
-  assert.equal(failure('---\norder: 1\ntitle: T\n---\n'), 'locales/en/pages/about.md:2: front matter needs "description" as non-empty text');
+  assert.equal(
+    failure('---\norder: 1\ntitle: T\n---\n'),
+    'locales/en/pages/about.md:2: front matter needs "description" as non-empty text',
+  );
 });
 
 test('one edit apart: an insertion, a deletion, a substitution or a swap of neighbours', () => {

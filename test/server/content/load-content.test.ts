@@ -51,6 +51,7 @@ test('every problem of a site is reported at once: a message, a page and a link'
   writeFileSync(`${rename.dir}/en/pages/about.md`, '---\ntitle: About\ndescripton: D\n---\n');
   assert.throws(
     () => loadContent(rename.dir, locales, 'en'),
-    (error: ContentError) => error.problems.length === 2 && error.problems[0] === rename.problem && /about\.md:3: .*did you mean/.test(error.problems[1]!),
+    (error: ContentError) =>
+      error.problems.length === 2 && error.problems[0] === rename.problem && /about\.md:3: .*did you mean/.test(error.problems[1]!),
   );
 });
