@@ -109,7 +109,7 @@ const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 12);
 const VISIT_CONCURRENCY = 16;
 
 /**
- * A generated site of `pages` pages next to the default one (issue 12's targets:
+ * A generated site of `pages` pages next to the default one (the large-site targets:
  * build <= 15 s, cold start <= 1 s, idle RSS <= 150 MB, RSS after every page
  * <= 250 MB, throughput within 10 % of the default site's, a docs page within
  * 20 % of its weight in the default site).
@@ -304,7 +304,7 @@ const TURN_SECONDS = 0.5;
  * Monitoring off and on, paired: for each render cache mode, pairs of servers, one
  * without and one with SENTRY_DSN (started in alternating order), under the same
  * load on DOCS_PAGE, taking turns; then more cold starts, alternating, for a median.
- * The targets (issue 12): req per CPU-s within 5 %, peak RSS within +15 MB, cold
+ * The targets: req per CPU-s within 5 %, peak RSS within +15 MB, cold
  * start within +50 ms.
  */
 async function monitoringPass() {

@@ -25,7 +25,7 @@ export function translationPage(report: TranslationReport, { base = '', title = 
     const rows = pages
       .map(
         (page) =>
-          `<tr class="${page.status}"><td><code>${escapeHtml(page.slug || '(home)')}</code></td><td>${LABELS[page.status]}${page.behind ? ` (${escapeHtml(describeBehind(page.behind))})` : ''}</td>` +
+          `<tr class="${page.status}"><td><code>${escapeHtml(page.key || '(home)')}</code></td><td>${LABELS[page.status]}${page.behind ? ` (${escapeHtml(describeBehind(page.behind))})` : ''}</td>` +
           `<td><a href="${escapeHtml(base + page.path)}">${escapeHtml(page.path)}</a></td><td><a href="${escapeHtml(base + page.original)}">${escapeHtml(page.original)}</a></td></tr>`,
       )
       .join('');

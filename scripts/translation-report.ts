@@ -1,8 +1,8 @@
+import type { PageKey } from '../src/server/content/paths.ts';
 import type { Site } from '../src/server/content/site.ts';
 import type { TranslationStatus } from '../src/server/content/translation-record.ts';
 import { translationRows } from '../src/server/content/translation-status.ts';
 import { readMessageTexts, readSameAsDefault } from '../src/server/content/messages.ts';
-import { pagePath } from '../src/routes/location.ts';
 import { type Behind, behind } from './translation-history.ts';
 
 /** What `npm run translations` reports, and `--json` writes: every page of every locale with its status. */
@@ -17,7 +17,7 @@ export type LocaleReport = {
   locale: string;
   counts: Record<TranslationStatus, number>;
   /** Every page of the default locale: its status here, and both addresses. */
-  pages: { slug: string; status: TranslationStatus; path: string; original: string; behind?: Behind }[];
+  pages: { key: PageKey; status: TranslationStatus; path: string; original: string; behind?: Behind }[];
   messages: { missing: string[]; extra: string[]; sameAsDefault: string[] };
 };
 
@@ -31,14 +31,14 @@ export function translationReport(site: Site, localesDir: string, { history = fa
     .map((locale): LocaleReport => {
       const pages = rows
         .filter((row) => row.locale === locale)
-        .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
-        .map(({ slug, status, recorded }) => {
-          const detail = history && status === 'outdated' ? behind(sources.get(slug)!.file, recorded!) : null;
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map(({ key, status, recorded }) => {
+          const detail = history && status === 'outdated' ? behind(sources.get(key)!.file, recorded!) : null;
           return {
-            slug,
+            key,
             status,
-            path: pagePath(locale, slug),
-            original: pagePath(site.defaultLocale, slug),
+            path: site.paths.pathOf(locale, key),
+            original: site.paths.pathOf(site.defaultLocale, key),
             ...(detail && { behind: detail }),
           };
         });
@@ -93,7 +93,7 @@ export function formatReport(report: TranslationReport): string {
     for (const page of pages) {
       if (page.status === 'up-to-date') continue;
       const detail = page.behind && ` (${describeBehind(page.behind)})`;
-      lines.push(`  ${LABELS[page.status].padEnd(9)} ${page.slug || '(home)'}${detail ?? ''}`);
+      lines.push(`  ${LABELS[page.status].padEnd(9)} ${page.key || '(home)'}${detail ?? ''}`);
     }
     const list = (keys: string[]) => (keys.length ? `: ${keys.join(', ')}` : '');
     lines.push(

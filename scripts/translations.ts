@@ -12,7 +12,7 @@ import { loadConfig } from '../src/server/config.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { splitFrontMatter } from '../src/server/content/front-matter.ts';
 import { localeFolderProblems } from '../src/server/content/load-content.ts';
-import { loadSite, type Site, slugOf } from '../src/server/content/site.ts';
+import { loadSite, type Site, keyOf } from '../src/server/content/site.ts';
 import { carryForward, readRecord, sourceFingerprint, writeRecord } from '../src/server/content/translation-record.ts';
 import { checkMessages } from '../src/server/content/messages.ts';
 import { hasGit, seedRecord } from './translation-history.ts';
@@ -33,8 +33,8 @@ const USAGE = `Usage: npm run translations -- [option]
   --html DIR             write the report as DIR/index.html, the page the dev server
                          shows at /_translations, to publish for translators
   --done LOCALE PAGE...  record that these translations match their source now; a page is
-                         its slug (docs/routing, "" for home) or its file
-                         (docs/routing.md, locales/de/pages/docs/routing.md); or --all
+                         its key (docs/routing, "" for home), its file (docs/routing.md,
+                         locales/de/pages/docs/routing.md) or its localized path; or --all
   --no-retranslate PAGE  the source's uncommitted change needs no new translation (a typo
                          fix): translations that matched the committed source are moved
                          to the new one (needs git)
@@ -126,10 +126,10 @@ function done(site: Site, localesDir: string, [locale, ...pages]: string[], all:
   }
   const sources = site.pages.get(site.defaultLocale)!;
   const served = site.pages.get(locale)!;
-  const own = [...served.values()].filter((page) => page.contentLocale === locale && sources.has(page.slug)).map((page) => page.slug);
+  const own = [...served.values()].filter((page) => page.contentLocale === locale && sources.has(page.key)).map((page) => page.key);
   if (all && pages.length) throw new UsageError('--done takes pages or --all, not both');
   const chosen = all ? own : pages.map((page) => pageKey(site, localesDir, locale, page));
-  if (!chosen.length) throw new UsageError('--done needs pages (a slug as in the URL, "" for the home page, or a file) or --all');
+  if (!chosen.length) throw new UsageError('--done needs pages (a key such as docs/routing, "" for the home page, or a file) or --all');
   const record = { ...readRecord(localesDir, locale) };
   for (const slug of chosen) {
     if (!own.includes(slug)) throw new UsageError(`${locale} has no translation of "${slug}" (a page of ${site.defaultLocale})`);
@@ -152,14 +152,14 @@ function pageKey(site: Site, localesDir: string, locale: string, argument: strin
     const file = resolve(name);
     for (const other of site.locales) {
       const pagesDir = resolve(localesDir, other, 'pages');
-      if (file.startsWith(`${pagesDir}/`)) return slugOf(relative(pagesDir, file));
+      if (file.startsWith(`${pagesDir}/`)) return keyOf(relative(pagesDir, file));
     }
-    return slugOf(name.replace(/^\/+/, ''));
+    return keyOf(name.replace(/^\/+/, ''));
   }
   const slug = name.replace(/^\/+|\/+$/g, '');
   if (site.pages.get(site.defaultLocale)!.has(slug)) return slug;
-  const local = [...site.pages.get(locale)!.values()].find((page) => page.localSlug === slug);
-  return local ? local.slug : slug;
+  const local = [...site.pages.get(locale)!.values()].find((page) => page.localPath === slug);
+  return local ? local.key : slug;
 }
 
 /** One-time, for a site adopting records: each translation without one gets it from history. */
@@ -171,11 +171,11 @@ function seed(site: Site, localesDir: string): number {
     const record = { ...readRecord(localesDir, locale) };
     let seeded = 0;
     for (const page of site.pages.get(locale)!.values()) {
-      const source = sources.get(page.slug);
-      if (page.contentLocale !== locale || !source || Object.hasOwn(record, page.slug)) continue;
+      const source = sources.get(page.key);
+      if (page.contentLocale !== locale || !source || Object.hasOwn(record, page.key)) continue;
       const fingerprint = seedRecord(source.file, page.file);
       if (fingerprint === null) continue;
-      record[page.slug] = fingerprint;
+      record[page.key] = fingerprint;
       seeded++;
     }
     writeRecord(localesDir, locale, record);
@@ -187,7 +187,7 @@ function seed(site: Site, localesDir: string): number {
 function noRetranslate(site: Site, localesDir: string, [page, ...extra]: string[]): number {
   const slug = page === undefined ? undefined : pageKey(site, localesDir, site.defaultLocale, page);
   const source = slug === undefined ? undefined : site.pages.get(site.defaultLocale)!.get(slug);
-  if (!source || extra.length) throw new UsageError('--no-retranslate needs one page slug of the default locale');
+  if (!source || extra.length) throw new UsageError('--no-retranslate needs one page of the default locale (its key or its file)');
   const file = resolve(source.file);
   let committed: string;
   try {

@@ -1,5 +1,5 @@
 // `npm run bench`'s export pass: `npm run export` (its program, after the build) of the
-// default site and of a generated site of 10,000 pages (2,000 per locale; issue 16's
+// default site and of a generated site of 10,000 pages (2,000 per locale; the export's
 // targets: under 20 s and under 1 GB of peak memory on this machine). The export
 // prints its own figures (pages, files, bytes, seconds, peak RSS), read back here.
 import { spawnSync } from 'node:child_process';

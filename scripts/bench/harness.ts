@@ -3,11 +3,11 @@
 // and read its CPU time and memory from /proc.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT_DIR } from '../../src/server/config.ts';
+import { freePort } from '../free-port.ts';
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 export const hasTaskset = spawnSync('taskset', ['-c', '1', 'true']).status === 0;
@@ -84,15 +84,6 @@ export function rss(pid: number): number {
 
 export function peakRss(pid: number): number {
   return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** SIGTERM, then SIGKILL after 5 s. */

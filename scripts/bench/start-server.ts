@@ -3,8 +3,8 @@
  * first HTTP 200 on `path`: the time from spawn to that answer is its cold start.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { startGroup, stopGroup, type Group } from './process-group.ts';
+import { freePort } from '../free-port.ts';
 
 export type Server = { group: Group; url: string; coldStartMs: number; firstBody: string };
 
@@ -39,17 +39,6 @@ export async function startServer(
     await stopGroup(group);
     throw error;
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-      .once('error', reject)
-      .listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-  });
 }
 
 function logTail(logFile: string): string {

@@ -1,4 +1,4 @@
-import { pageKey } from '../routes/page-data.ts';
+import { pageDataKey } from '../routes/page-data.ts';
 
 /**
  * Which clicks client navigation takes over: only what the browser would not do
@@ -24,5 +24,5 @@ export function pagePathOf(anchor: HTMLAnchorElement, locales: ReadonlySet<strin
   if (url.origin !== location.origin) return null;
   if (url.hash && url.pathname === location.pathname && url.search === location.search) return null;
   const first = url.pathname.split('/')[1] ?? '';
-  return locales.has(first) ? pageKey(url) : null;
+  return locales.has(first) ? pageDataKey(url) : null;
 }

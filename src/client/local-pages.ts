@@ -1,6 +1,6 @@
 import { SEARCH_SLUG } from '../routes/search/query.ts';
 import type { PageData, SearchIndexes } from '../routes/types.ts';
-import { makeIntl } from '../i18n/intl.ts';
+import { intlFor } from './client-intl.ts';
 import type { LocalPages } from './page-loader.ts';
 import type { createSearchSource } from './search.ts';
 
@@ -38,8 +38,8 @@ export function localPages(
     const [path = '', search = ''] = key.split('?', 2);
     const locale = path.split('/')[1] ?? '';
     if (path !== `/${locale}/${SEARCH_SLUG}` || !indexes[locale]) return null;
-    return import('./search-engine.ts').then((engine) =>
-      engine.localSearchPage({ search, locale, like: seen.get(locale), messages, source, build, locales, makeIntl }),
+    return import('./searchers.ts').then((engine) =>
+      engine.localSearchPage({ search, locale, like: seen.get(locale), messages, source, build, locales, intlFor }),
     );
   };
 }

@@ -9,7 +9,7 @@ import { type ClientNavigator, createNavigator } from './navigator.ts';
 import { reportError, startReporting } from './reporting.ts';
 import { createSearchSource } from './search.ts';
 import { SearchContext } from '../routes/search-box.tsx';
-import type { CompiledMessages } from '../i18n/intl.ts';
+import type { LocaleMessages } from '../i18n/intl.ts';
 
 /** Renders whatever page the navigator holds; after a navigation, finishes the arrival. */
 function ClientApp({ navigator }: { navigator: ClientNavigator }) {
@@ -55,8 +55,8 @@ fetchMessages(messageUrls[page.locale]).then((messages) => {
  * The locale's messages: the same request as the document's preload, which the browser
  * reuses (same URL; fetch's default credentials mode, same-origin, is `crossorigin`'s).
  */
-async function fetchMessages(url: string | undefined): Promise<CompiledMessages> {
+async function fetchMessages(url: string | undefined): Promise<LocaleMessages> {
   const response = await fetch(url!);
   if (!response.ok) throw new Error(`${response.status} ${url}`);
-  return (await response.json()) as CompiledMessages;
+  return (await response.json()) as LocaleMessages;
 }

@@ -4,11 +4,11 @@
 // step's details live in their own file: links.ts (which clicks), page-loader.ts
 // (fetching), scroll-memory.ts, progress.ts, prefetch.ts, reload-guard.ts,
 // locale-cookie.ts.
-import type { CompiledMessages, Translator } from '../i18n/intl.ts';
-import { ANNOUNCER_ELEMENT_ID, pageKey } from '../routes/page-data.ts';
+import type { LocaleMessages, MessageIntl } from '../i18n/intl.ts';
+import { ANNOUNCER_ELEMENT_ID, pageDataKey } from '../routes/page-data.ts';
 import type { MessageUrls, PageData } from '../routes/types.ts';
 import { updateHead } from './head.ts';
-import { makeIntl } from '../i18n/intl.ts';
+import { intlFor as intlOf } from './client-intl.ts';
 import { anchorOf, isPlainClick, pagePathOf } from './links.ts';
 import { rememberLocale } from './locale-cookie.ts';
 import { createPageLoader, type LoadResult, type LocalPages } from './page-loader.ts';
@@ -20,7 +20,7 @@ import { createScrollMemory } from './scroll-memory.ts';
 /** What React renders, read through useSyncExternalStore. */
 export type NavState = {
   page: PageData;
-  intl: Translator;
+  intl: MessageIntl;
   /** Set after a client navigation, until the screen has been committed. */
   arrival: { scroll: [number, number] | null; hash: string } | null;
 };
@@ -37,19 +37,12 @@ type Mode = 'push' | 'replace' | 'pop' | 'settle';
 const MAX_REDIRECTS = 2;
 
 /** Where the client starts: the document's page, its locale's messages, and where every locale's messages are. */
-export type InitialState = { page: PageData; messages: CompiledMessages; messageUrls: MessageUrls };
+export type InitialState = { page: PageData; messages: LocaleMessages; messageUrls: MessageUrls };
 
 export function createNavigator(initial: InitialState, local: LocalPages) {
-  const messages = new Map<string, CompiledMessages>([[initial.page.locale, initial.messages]]);
-  const intls = new Map<string, Translator>();
-  const intlFor = (locale: string) => {
-    let intl = intls.get(locale);
-    if (!intl) {
-      intl = makeIntl(locale, messages.get(locale) ?? {});
-      intls.set(locale, intl);
-    }
-    return intl;
-  };
+  const messages = new Map<string, LocaleMessages>([[initial.page.locale, initial.messages]]);
+  // A page is shown once its locale's messages are here (the loader waits for them).
+  const intlFor = (locale: string) => intlOf(messages.get(locale)!);
   const loader = createPageLoader(initial.page.build, initial.messageUrls, (locale) => messages.get(locale), local);
   const scroll = createScrollMemory();
 
@@ -66,11 +59,11 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
   let sequence = 0;
   let navigatedOnce = false;
   /** The page key (path, and the query of a search) of the latest navigation asked for, committed or still loading. */
-  let currentPath = pageKey(location);
+  let currentPath = pageDataKey(location);
 
   async function navigate(url: URL, mode: Mode, redirects = 0): Promise<void> {
     const seq = ++sequence;
-    currentPath = pageKey(url);
+    currentPath = pageDataKey(url);
     // Racing clicks: the last one wins, earlier fetches are aborted.
     controller?.abort();
     const current = new AbortController();
@@ -78,7 +71,7 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
     const settleProgress = showProgressSoon();
     let result: LoadResult;
     try {
-      result = await loader.load(pageKey(url), current.signal);
+      result = await loader.load(pageDataKey(url), current.signal);
     } catch {
       return; // aborted by a newer navigation
     } finally {
@@ -133,7 +126,7 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
     // Moving between #hash entries of the same page: the browser scrolls by itself.
     // Compared with the latest navigation, not the page on screen: back then forward
     // faster than the data arrives must end on the forward page.
-    if (pageKey(location) === currentPath) return;
+    if (pageDataKey(location) === currentPath) return;
     void navigate(new URL(location.href), 'pop');
   }
 
@@ -161,7 +154,7 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
       prefetcher.start();
       reloadGuard.loaded();
       // A static host serves one search page for every query: the browser runs the URL's.
-      if (state.page.screen.screen === 'search' && state.page.screen.staticHost) void navigate(new URL(location.href), 'settle');
+      if (state.page.screen.kind === 'search' && state.page.screen.staticHost) void navigate(new URL(location.href), 'settle');
     },
 
     stop,

@@ -1,4 +1,4 @@
-import type { CompiledMessages } from '../i18n/intl.ts';
+import type { LocaleMessages } from '../i18n/intl.ts';
 import { dataUrl } from '../routes/page-data.ts';
 import type { MessageUrls, PageData } from '../routes/types.ts';
 import { noteLocale } from './local-pages.ts';
@@ -10,7 +10,7 @@ import { noteLocale } from './local-pages.ts';
  */
 export type LoadResult =
   /** `messages`: the page's locale's, when the client did not have them. */
-  | { kind: 'page'; page: PageData; messages?: CompiledMessages }
+  | { kind: 'page'; page: PageData; messages?: LocaleMessages }
   | { kind: 'redirect'; to: string }
   /** Stale build, network error, 5xx or anything unexpected: load the document instead. */
   | { kind: 'reload' };
@@ -19,14 +19,14 @@ export type LoadResult =
  * Pages the browser makes itself instead of fetching (a search, from the locale's
  * index: see local-pages.ts), given the locale's messages; null for any other key.
  */
-export type LocalPages = (key: string, messages: Promise<CompiledMessages | null>) => Promise<PageData> | null;
+export type LocalPages = (key: string, messages: Promise<LocaleMessages | null>) => Promise<PageData> | null;
 
 const MAX_ENTRIES = 64;
 
 export function createPageLoader(
   build: string,
   messageUrls: MessageUrls,
-  knownMessages: (locale: string) => CompiledMessages | undefined,
+  knownMessages: (locale: string) => LocaleMessages | undefined,
   local: LocalPages,
 ) {
   const cache = new Map<string, Promise<LoadResult>>();
@@ -60,7 +60,7 @@ export function createPageLoader(
     const locale = path.split('/')[1] ?? '';
     const known = knownMessages(locale);
     const url = messageUrls[locale];
-    const messages = known ? Promise.resolve(known) : url ? fetchJson<CompiledMessages>(url, signal) : Promise.resolve(null);
+    const messages = known ? Promise.resolve(known) : url ? fetchJson<LocaleMessages>(url, signal) : Promise.resolve(null);
     const made = local(path, messages);
     const [result, arrived] = await Promise.all([
       made

@@ -1,4 +1,4 @@
-import { pageKey } from '../routes/page-data.ts';
+import { pageDataKey } from '../routes/page-data.ts';
 import { anchorOf, pagePathOf } from './links.ts';
 
 /** Hover intent before a prefetch: passing over a link on the way elsewhere costs nothing. */
@@ -13,7 +13,7 @@ export function createPrefetcher(prefetch: (path: string) => void, locales: () =
   const onIntent = (event: Event) => {
     const anchor = anchorOf(event);
     const path = anchor && pagePathOf(anchor, locales());
-    if (!path || path === pageKey(location)) return;
+    if (!path || path === pageDataKey(location)) return;
     clearTimeout(timer);
     if (event.type === 'touchstart') return prefetch(path);
     timer = setTimeout(() => prefetch(path), PREFETCH_DELAY_MS);

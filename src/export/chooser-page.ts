@@ -1,4 +1,4 @@
-import type { Translator } from '../i18n/intl.ts';
+import type { SiteIntl } from '../i18n/intl.ts';
 import type { PageData } from '../routes/types.ts';
 import type { Manifest } from '../server/site/manifest.ts';
 import { escapeHtml } from '../server/escape-html.ts';
@@ -11,7 +11,7 @@ import { ExportError } from './files.ts';
  * sends the visitor on as the server's negotiation would; without JavaScript the
  * visitor picks a link.
  */
-export function chooserPage({ home, intl, manifest }: { home: PageData; intl: Translator; manifest: Manifest }): string {
+export function chooserPage({ home, intl, manifest }: { home: PageData; intl: SiteIntl; manifest: Manifest }): string {
   if (!manifest.chooser) throw new ExportError('dist/manifest.json names no chooser script: run `npm run build` again');
   const attr = escapeHtml;
   const siteName = intl.formatMessage({ id: 'site.name' });

@@ -16,7 +16,7 @@ import { prepareSite } from '../server/site/prepare-site.ts';
 import { chooserPage } from './chooser-page.ts';
 import { ExportError, fileForPath, OutputFolder } from './files.ts';
 import { headersFile } from './hosts/headers-file.ts';
-import { nginxConf } from './hosts/nginx.ts';
+import { NGINX_HTTP_FILE, NGINX_SERVER_FILE, nginxHttpConf, nginxServerConf } from './hosts/nginx.ts';
 import { redirectsFile } from './hosts/redirects-file.ts';
 import { hostTables } from './hosts/tables.ts';
 
@@ -87,7 +87,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   for (const locale of config.locales) {
     // One search page answers every query: the browser runs it (and says, without JavaScript, that it needs it).
     const searchPage = store.searchPage(locale, '', { total: 0, hits: [] });
-    if (searchPage.screen.screen === 'search') searchPage.screen.staticHost = true;
+    if (searchPage.screen.kind === 'search') searchPage.screen.staticHost = true;
     const searchUrl = searchPath(locale, '');
     out.write(fileForPath(searchUrl, '.html'), await documentOf(searchPage));
     out.write(fileForPath(dataUrl(build, searchUrl)), pageDataJson(searchPage));
@@ -120,10 +120,18 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   if (home.kind !== 'page') throw new ExportError(`/${config.defaultLocale} is not a page`);
   out.write('index.html', chooserPage({ home: home.page, intl: store.intl(config.defaultLocale), manifest }));
 
-  const tables = hostTables(config, { relay, root: outDir, feeds: site.feeds.paths, moved: movedPaths(store, config.defaultLocale) });
+  const tables = hostTables(config, {
+    relay,
+    build,
+    pages: [...[...store.entries()].map((entry) => entry.path), ...config.locales.map((locale) => searchPath(locale, ''))],
+    feeds: site.feeds.paths,
+    moved: movedPaths(store, config.defaultLocale),
+  });
   out.write('_headers', headersFile(tables));
   out.write('_redirects', redirectsFile(tables));
-  out.write('nginx.conf', nginxConf(tables));
+  // nginx reads these from where the operator's configuration includes them; its rules never serve them.
+  out.write(NGINX_HTTP_FILE, nginxHttpConf(tables));
+  out.write(NGINX_SERVER_FILE, nginxServerConf(tables));
   // GitHub Pages runs Jekyll unless told not to, and Jekyll leaves out folders whose name starts with `_` (`_data`).
   out.write('.nojekyll', '');
 
@@ -136,10 +144,10 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
  */
 export function movedPaths(store: Pick<PageStore, 'entries'>, defaultLocale: string): { from: string; to: string }[] {
   const entries = [...store.entries()];
-  const defaults = new Map(entries.filter((entry) => entry.locale === defaultLocale).map((entry) => [entry.slug, entry.path]));
+  const defaults = new Map(entries.filter((entry) => entry.locale === defaultLocale).map((entry) => [entry.key, entry.path]));
   const moved: { from: string; to: string }[] = [];
-  for (const { locale, slug, path } of entries) {
-    const original = defaults.get(slug);
+  for (const { locale, key, path } of entries) {
+    const original = defaults.get(key);
     if (original === undefined || locale === defaultLocale) continue;
     const from = `/${locale}${original.slice(defaultLocale.length + 1)}`;
     if (from !== path) moved.push({ from, to: path });

@@ -1,5 +1,18 @@
+import { type MessageFormatElement, TYPE } from '@formatjs/icu-messageformat-parser';
+import {
+  createFormatters,
+  createIntl,
+  DEFAULT_INTL_CONFIG,
+  type Formatters,
+  formatMessage,
+  type IntlCache,
+  type IntlShape,
+  type MessageDescriptor,
+  type OnErrorFn,
+} from '@formatjs/intl';
 import { IntlMessageFormat } from 'intl-messageformat';
-import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+
+export { createIntlCache } from '@formatjs/intl';
 
 /**
  * Messages travel pre-parsed (ICU AST), so neither the server per request nor the
@@ -9,31 +22,138 @@ export type CompiledMessages = Record<string, MessageFormatElement[]>;
 
 export type MessageValues = Record<string, string | number>;
 
-/** What screens use to format UI strings (see makeIntl). */
-export type Translator = {
-  readonly locale: string;
-  formatMessage(descriptor: { id: string }, values?: MessageValues): string;
-};
+/**
+ * A locale's messages as the browser receives them (one content-hashed asset) and as
+ * the server formats them: the locale's own, and the default locale's for each of
+ * them that can fail to format (see fallbacksFor). The default locale has no `defaults`:
+ * its own messages are the last resort before the key.
+ */
+export type LocaleMessages = { locale: string; messages: CompiledMessages; defaultLocale: string; defaults: CompiledMessages };
+
+/** The server's formatter: @formatjs/intl's IntlShape, one per locale (messages, dates, lists, language names). */
+export type SiteIntl = IntlShape<string>;
 
 /**
- * A Translator over intl-messageformat: one formatter per message, made on first use.
- * The browser uses it as it is (the search chunk gets it passed in, see
- * src/client/search-engine.ts); the server keeps its labels (src/server/site/server-intl.ts).
- * A message the catalog lacks shows its key: a bug the tests catch.
+ * What screens format with, on the server and in the browser: the message half of an
+ * IntlShape. Dates, lists and language names are formatted on the server, into the page
+ * data; the browser's IntlShape is this half alone (see makeMessageIntl).
  */
-export function makeIntl(locale: string, messages: CompiledMessages): Translator {
-  const formatters = new Map<string, IntlMessageFormat>();
-  return {
-    locale,
-    formatMessage({ id }, values) {
-      let formatter = formatters.get(id);
-      if (!formatter) {
-        const message = messages[id];
-        if (!message) return id;
-        formatter = new IntlMessageFormat(message, locale);
-        formatters.set(id, formatter);
-      }
-      return String(formatter.format(values));
-    },
+export type MessageIntl = Pick<SiteIntl, 'locale' | 'defaultLocale' | 'formatMessage' | '$t' | 'formatters'>;
+
+/** A message that did not format (or another formatter's error), reported once per locale and key. */
+export type MessageFailure = { locale: string; id: string; error: Error; cause: string };
+
+type Report = (failure: MessageFailure) => void;
+
+/** Distinct failures an IntlShape reports at most: past this many, it is one failure repeating. */
+const MAX_REPORTED = 200;
+
+/**
+ * The locale's IntlShape (createIntl), with the message formatting of makeMessageIntl.
+ * A formatter's failure is reported once per key, as a message's is.
+ */
+export function makeIntl(bundle: LocaleMessages, cache: IntlCache, report: Report): SiteIntl {
+  const onError = reportOnce(bundle.locale, report);
+  const intl = createIntl({ locale: bundle.locale, defaultLocale: bundle.defaultLocale, messages: bundle.messages, onError }, cache);
+  return { ...intl, ...messageFormatting(bundle, intl, intl.formatters) };
+}
+
+/**
+ * The browser's IntlShape: the library's config, formatters (with the shared cache) and
+ * formatMessage, without the formatters for dates, lists and names that only the server
+ * calls (createIntl binds them all, and they would cost the first load 2 KB gzip).
+ */
+export function makeMessageIntl(bundle: LocaleMessages, cache: IntlCache, report: Report): MessageIntl {
+  const config = {
+    ...DEFAULT_INTL_CONFIG,
+    locale: bundle.locale,
+    defaultLocale: bundle.defaultLocale,
+    messages: bundle.messages,
+    onError: reportOnce(bundle.locale, report),
   };
+  return { locale: config.locale, defaultLocale: config.defaultLocale, ...messageFormatting(bundle, config, createFormatters(cache)) };
+}
+
+/**
+ * formatMessage for a locale. A message that fails to format (a translator renamed a
+ * placeholder, a value is missing) shows the default locale's message, and failing that
+ * its key; `onError` hears of it, and the page goes on rendering.
+ *
+ * Each message's IntlMessageFormat is made here, once: @formatjs/intl's own
+ * `getMessageFormat` memo finds it by a key serialised from the message's AST at every
+ * call, which cost 5 % of an uncached render. Ours finds it by the AST itself (the
+ * same array the catalog holds). Per-call message options are not supported.
+ */
+function messageFormatting(
+  bundle: LocaleMessages,
+  config: Parameters<typeof formatMessage>[0],
+  library: Formatters,
+): Pick<MessageIntl, 'formatMessage' | '$t' | 'formatters'> {
+  const { locale, messages, defaultLocale } = bundle;
+  const defaults = locale === defaultLocale ? messages : bundle.defaults;
+  const builtFor = (catalog: CompiledMessages, inLocale: string) =>
+    new Map(
+      Object.values(catalog)
+        .filter((message) => !isPlainText(message))
+        .map((message) => [message, new IntlMessageFormat(message, inLocale, undefined, { formatters: library })]),
+    );
+  const own = builtFor(messages, locale);
+  const fallback = defaults === messages ? own : builtFor(defaults, defaultLocale);
+  const formatters: Formatters = {
+    ...library,
+    getMessageFormat: (message, locales, formats, options) =>
+      (locales === locale ? own : fallback).get(message as MessageFormatElement[]) ??
+      library.getMessageFormat(message, locales, formats, options),
+  };
+  // The library falls back to a descriptor's `defaultMessage`: each key's is the default locale's, made once.
+  const descriptors = new Map(Object.keys(messages).map((id) => [id, { id, defaultMessage: defaults[id] }]));
+  const format = ((descriptor: MessageDescriptor, values?: Record<string, string | number>) =>
+    formatMessage(config, formatters, descriptors.get(String(descriptor.id)) ?? descriptor, values)) as SiteIntl['formatMessage'];
+  return { formatters, formatMessage: format, $t: format };
+}
+
+/** @formatjs/intl's onError, reporting each key (or error code) once. */
+function reportOnce(locale: string, report: Report): OnErrorFn {
+  const reported = new Set<string>();
+  return (error) => {
+    const id = String(('descriptor' in error && error.descriptor?.id) || error.code);
+    if (reported.has(id) || reported.size >= MAX_REPORTED) return;
+    reported.add(id);
+    report({ locale, id, error, cause: causeOf(error) });
+  };
+}
+
+/**
+ * The default locale's messages that `locale`'s may need: one for each message that is
+ * more than plain text (plain text always formats). Few, so the browser gets them with
+ * the locale's messages, in the same asset.
+ */
+export function localeMessages(locale: string, catalog: ReadonlyMap<string, CompiledMessages>, defaultLocale: string): LocaleMessages {
+  const messages = catalog.get(locale) ?? {};
+  const defaults: CompiledMessages = {};
+  if (locale !== defaultLocale) {
+    const source = catalog.get(defaultLocale) ?? {};
+    for (const [id, message] of Object.entries(messages)) if (!isPlainText(message) && source[id]) defaults[id] = source[id];
+  }
+  return { locale, messages, defaultLocale, defaults };
+}
+
+/** A language's name in the IntlShape's locale (`de` in French: "allemand"); the code when the runtime has none. */
+export function languageName(intl: SiteIntl, code: string): string {
+  return intl.formatDisplayName(code, { type: 'language' }) ?? code;
+}
+
+/**
+ * What went wrong, in one line: @formatjs/intl writes the formatter's own error (`The intl
+ * string context variable "titulo" was not provided...`) after the message's context.
+ */
+function causeOf(error: Error): string {
+  const [first = '', ...rest] = error.message.split('\n');
+  const afterLocale = rest.findIndex((line) => line.startsWith('Locale: '));
+  return (afterLocale >= 0 && rest.slice(afterLocale + 1).find((line) => line.trim())) || first;
+}
+
+/** What @formatjs/intl returns as it is, with no formatter: one literal. */
+function isPlainText(message: MessageFormatElement[]): boolean {
+  return message.length === 1 && message[0]!.type === TYPE.literal;
 }

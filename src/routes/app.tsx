@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { IntlContext } from '../i18n/context.tsx';
-import type { Translator } from '../i18n/intl.ts';
+import type { MessageIntl } from '../i18n/intl.ts';
 import { Layout } from './layout.tsx';
 import { Home } from './screens/home.tsx';
 import { Docs } from './screens/docs.tsx';
@@ -15,7 +15,7 @@ import type { PageData } from './types.ts';
  * The whole visible page for one PageData: the same component renders on the
  * server (inside the document shell) and hydrates in the browser.
  */
-export function App({ page, intl }: { page: PageData; intl: Translator }) {
+export function App({ page, intl }: { page: PageData; intl: MessageIntl }) {
   // The content's language differs from the page's when it is a fallback.
   const contentLang = page.fallback?.contentLocale;
   return (
@@ -26,7 +26,7 @@ export function App({ page, intl }: { page: PageData; intl: Translator }) {
 }
 
 function renderScreen({ screen, path }: PageData, contentLang: string | undefined): ReactNode {
-  switch (screen.screen) {
+  switch (screen.kind) {
     case 'home':
       return <Home data={screen} lang={contentLang} />;
     case 'docs':

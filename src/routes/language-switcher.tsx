@@ -1,6 +1,10 @@
+import { READ_BACK } from './read-back.ts';
 import type { PageData } from './types.ts';
 
-/** Links to this same page in every locale; the browser side also remembers the choice. */
+/**
+ * Links to this same page in every locale; the browser side also remembers the choice.
+ * Read back by the browser (read-back.ts#readLocales) through READ_BACK.localeSwitch.
+ */
 export function LanguageSwitcher({ page, label }: { page: PageData; label: string }) {
   return (
     <nav className="language-switcher" aria-label={label}>
@@ -12,7 +16,7 @@ export function LanguageSwitcher({ page, label }: { page: PageData; label: strin
               hrefLang={entry.locale}
               lang={entry.locale}
               dir={entry.dir}
-              data-locale-switch={entry.locale}
+              {...{ [READ_BACK.localeSwitch]: entry.locale }}
               aria-current={entry.locale === page.locale ? 'true' : undefined}
             >
               {entry.name}

@@ -28,7 +28,7 @@ const DATA_SUFFIX = '.json';
  * bundle asks for an old build's URL, and the server can tell it to reload.
  */
 export function dataUrl(build: string, pagePath: string): string {
-  // A page key may carry a query (see pageKey): it goes after the `.json`.
+  // A page-data key may carry a query (see pageDataKey): it goes after the `.json`.
   const query = pagePath.indexOf('?');
   if (query !== -1) return DATA_PREFIX + build + pagePath.slice(0, query) + DATA_SUFFIX + pagePath.slice(query);
   return DATA_PREFIX + build + pagePath + DATA_SUFFIX;
@@ -48,14 +48,14 @@ export function parseDataUrl(rawPath: string): { build: string; pagePath: string
  * query): never kept by path in a cache, and escaped wherever they go out as JSON.
  */
 export function isPerRequest(page: PageData): boolean {
-  return page.status !== 200 || page.screen.screen === 'search';
+  return page.status !== 200 || page.screen.kind === 'search';
 }
 
 /**
  * What identifies a page's data for the browser: its path, and for the search page
  * its query too (`/en/search?q=x`), so two queries are never taken for one page.
  */
-export function pageKey(url: { pathname: string; search: string }): string {
+export function pageDataKey(url: { pathname: string; search: string }): string {
   if (!url.pathname.endsWith(`/${SEARCH_SLUG}`) || url.pathname.split('/').length !== 3) return url.pathname;
   const query = parseSearchQuery(url.search);
   // A query the server refuses goes to it as it is, to be refused there.
@@ -88,11 +88,21 @@ export function escapeJsonForHtml(json: string): string {
  */
 export function serializePayload(payload: Payload, rest = serializePayloadRest(payload)): string {
   const { screen } = payload.page;
-  const page = { ...payload.page, head: null, locales: [] };
-  if (screen.screen === 'docs') page.screen = { ...screen, html: '', sidebar: [], toc: [] };
+  const page: EmbeddedPage = { ...payload.page, head: null, locales: [] };
+  if (screen.kind === 'docs') page.screen = { ...screen, html: '', sidebar: [], toc: [] };
   else if ('html' in screen) page.screen = { ...screen, html: '' };
   return `{"page":${escapeJsonForHtml(JSON.stringify(page))}${rest}}`;
 }
+
+/**
+ * A page as its document embeds it: what the document shows in full is left out
+ * (`head` is null, `locales` empty, a screen's `html`, a docs tree and its contents
+ * empty) until readPayload reads it back. Never hand one on as PageData.
+ */
+export type EmbeddedPage = Omit<PageData, 'head' | 'locales'> & { head: null; locales: [] };
+
+/** What the document's JSON element holds. */
+export type EmbeddedPayload = Omit<Payload, 'page'> & { page: EmbeddedPage };
 
 /**
  * Everything in a payload but the page (where the messages and search indexes are,
@@ -113,15 +123,13 @@ export function serializePayloadRest(payload: Omit<Payload, 'page'>): string {
 export function readPayload(doc: Document, readHead: (doc: Document) => Head): Payload {
   const element = doc.getElementById(PAYLOAD_ELEMENT_ID);
   if (!element?.textContent) throw new Error(`No #${PAYLOAD_ELEMENT_ID} element: was this page rendered by polysite?`);
-  const payload = JSON.parse(element.textContent) as Payload;
-  const { page } = payload;
-  const screen: ScreenData = page.screen;
+  const embedded = JSON.parse(element.textContent) as EmbeddedPayload;
+  const screen: ScreenData = embedded.page.screen;
   if ('html' in screen) screen.html = doc.querySelector(`[${CONTENT_ATTRIBUTE}]`)?.innerHTML ?? '';
-  if (screen.screen === 'docs') {
+  if (screen.kind === 'docs') {
     screen.sidebar = readSidebar(doc);
     screen.toc = readToc(doc);
   }
-  page.locales = readLocales(doc);
-  page.head = readHead(doc);
-  return payload;
+  const page: PageData = { ...embedded.page, screen, locales: readLocales(doc), head: readHead(doc) };
+  return { ...embedded, page };
 }

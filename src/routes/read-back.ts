@@ -3,18 +3,32 @@ import type { Heading, LocaleLink, NavNode } from './types.ts';
 
 // The parts of a page's data that its document already shows in full, read back
 // from the markup that shows them: the embedded page data leaves them out
-// (page-data.ts#serializePayload), so a first load carries them once. Each reader
-// is the inverse of one component, and must change with it:
+// (page-data.ts#serializePayload), so a first load carries them once.
+//
+// The contract is these data-* attributes: each component below writes them
+// (importing READ_BACK), each reader finds its values through them alone, never
+// through a class or a tag the stylesheet may change.
 //   readLocales  <- LanguageSwitcher (language-switcher.tsx)
 //   readSidebar  <- Docs' Tree (screens/docs.tsx)
 //   readToc      <- Docs' Contents (screens/docs.tsx)
+// test/routes/read-back.test.tsx renders each component and reads it back;
 // test/e2e/read-back.test.ts reads every page of the site back in Chromium and
 // compares it with the same page's JSON.
+export const READ_BACK = {
+  /** On each language switcher link: its locale. */
+  localeSwitch: 'data-locale-switch',
+  /** On each list of the docs tree (the outer one and every open section's). */
+  docsTree: 'data-docs-tree',
+  /** On each list of "On this page" (the outer one and every nested one). */
+  contents: 'data-contents',
+  /** On the link of an entry of either list: what the entry is. */
+  entry: 'data-entry',
+} as const;
 
 /** The language switcher's entries: every locale, with this page's path in it. */
 export function readLocales(doc: ParentNode): LocaleLink[] {
-  return [...doc.querySelectorAll('.language-switcher a[data-locale-switch]')].map((link) => ({
-    locale: link.getAttribute('data-locale-switch')!,
+  return [...doc.querySelectorAll(`a[${READ_BACK.localeSwitch}]`)].map((link) => ({
+    locale: link.getAttribute(READ_BACK.localeSwitch)!,
     name: link.textContent ?? '',
     path: link.getAttribute('href')!,
     dir: link.getAttribute('dir') as Direction,
@@ -23,16 +37,16 @@ export function readLocales(doc: ParentNode): LocaleLink[] {
 
 /** The docs tree as the sidebar shows it (open sections with their children, the rest closed). */
 export function readSidebar(doc: ParentNode): NavNode[] {
-  const list = doc.querySelector('.docs-sidebar > ul');
+  const list = doc.querySelector(`[${READ_BACK.docsTree}]`);
   return list ? treeFrom(list) : [];
 }
 
 function treeFrom(list: Element): NavNode[] {
   const nodes: NavNode[] = [];
   for (const item of list.children) {
-    const link = item.querySelector(':scope > a')!;
+    const link = item.querySelector(`:scope > [${READ_BACK.entry}]`)!;
     const lang = link.getAttribute('lang');
-    const inner = item.querySelector(':scope > ul');
+    const inner = item.querySelector(`:scope > [${READ_BACK.docsTree}]`);
     nodes.push({
       title: link.textContent ?? '',
       path: link.getAttribute('href')!,
@@ -49,7 +63,7 @@ function treeFrom(list: Element): NavNode[] {
  * the same, but an h3 that comes before any h2 reads back as 2.
  */
 export function readToc(doc: ParentNode): Heading[] {
-  const list = doc.querySelector('.toc nav > ol');
+  const list = doc.querySelector(`[${READ_BACK.contents}]`);
   const headings: Heading[] = [];
   if (list) collectHeadings(list, 2, headings);
   return headings;
@@ -57,9 +71,9 @@ export function readToc(doc: ParentNode): Heading[] {
 
 function collectHeadings(list: Element, level: number, into: Heading[]): void {
   for (const item of list.children) {
-    const link = item.querySelector(':scope > a')!;
+    const link = item.querySelector(`:scope > [${READ_BACK.entry}]`)!;
     into.push({ id: link.getAttribute('href')!.slice(1), text: link.textContent ?? '', level });
-    const inner = item.querySelector(':scope > ol');
+    const inner = item.querySelector(`:scope > [${READ_BACK.contents}]`);
     if (inner) collectHeadings(inner, level + 1, into);
   }
 }

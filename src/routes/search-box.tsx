@@ -31,7 +31,7 @@ export function SearchBox({ page }: { page: PageData }) {
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const source = useContext(SearchContext);
   const { locale } = page;
-  const pageQuery = page.screen.screen === 'search' ? page.screen.query : '';
+  const pageQuery = page.screen.kind === 'search' ? page.screen.query : '';
   const [value, setValue] = useState(pageQuery);
   const [shown, setShown] = useState<Shown | null>(null);
   const [open, setOpen] = useState(false);
@@ -103,11 +103,17 @@ export function SearchBox({ page }: { page: PageData }) {
         }
         return;
       case 'Escape':
+        // The list closes first; a second Escape clears the box. (A type=search box would clear
+        // itself, but the combobox role is not allowed on one: this box is type=text.)
         if (expanded) {
-          // The list closes first; a second Escape clears the box (the browser does that for type=search).
           event.preventDefault();
           setOpen(false);
           setActive(-1);
+        } else if (value !== '') {
+          event.preventDefault();
+          pending.current?.abort();
+          setValue('');
+          setShown(null);
         }
         return;
     }
@@ -127,7 +133,7 @@ export function SearchBox({ page }: { page: PageData }) {
         </label>
         <input
           id={inputId}
-          type="search"
+          type="text"
           name="q"
           value={value}
           maxLength={MAX_QUERY_LENGTH}

@@ -17,9 +17,9 @@ export type Heading = { id: string; text: string; level: number };
 export type PostSummary = Link & { date: string; isoDate: string; description: string };
 
 export type ScreenData =
-  | { screen: 'home'; title: string; html: string; posts: PostSummary[] }
+  | { kind: 'home'; title: string; html: string; posts: PostSummary[] }
   | {
-      screen: 'docs';
+      kind: 'docs';
       title: string;
       html: string;
       sidebar: NavNode[];
@@ -28,9 +28,9 @@ export type ScreenData =
       previous: Link | null;
       next: Link | null;
     }
-  | { screen: 'blog-index'; title: string; html: string; posts: PostSummary[] }
+  | { kind: 'blog-index'; title: string; html: string; posts: PostSummary[] }
   | {
-      screen: 'blog-post';
+      kind: 'blog-post';
       title: string;
       html: string;
       date: string;
@@ -38,12 +38,12 @@ export type ScreenData =
       author: string;
       readingMinutes: number;
     }
-  | { screen: 'article'; title: string; html: string }
+  | { kind: 'article'; title: string; html: string }
   /** `path`: what the visitor asked for; empty in an exported not-found page, which answers for any path. */
-  | { screen: 'not-found'; path: string }
+  | { kind: 'not-found'; path: string }
   /** Made per request from the visitor's query (never cached by path); `hits` are the first of `total`. */
   | {
-      screen: 'search';
+      kind: 'search';
       query: string;
       total: number;
       hits: SearchHit[];
@@ -55,7 +55,7 @@ export type ScreenData =
       staticHost?: true;
     };
 
-export type ScreenId = ScreenData['screen'];
+export type ScreenId = ScreenData['kind'];
 
 /** A header link: its label's message id and the section's path in the page's locale. */
 export type NavEntry = { label: string; path: string };

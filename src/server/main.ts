@@ -38,15 +38,15 @@ if (cluster.isPrimary && config.webConcurrency > 1) {
 
 async function startWorker(config: Config): Promise<void> {
   // SERVE=relay: no site to prepare (a static host serves it); the build, if there is one, names the release.
-  let runtime: PreparedSite | undefined;
+  let site: PreparedSite | undefined;
   let build: string | null = null;
   if (config.serve === 'site') {
     try {
-      runtime = await prepareSite(config);
+      site = await prepareSite(config, log);
     } catch (error) {
       fail(`cannot start: ${(error as Error).message}`, error instanceof ContentError ? 1 : 2);
     }
-    build = runtime.manifest.build;
+    build = site.manifest.build;
     collectStartUpGarbage();
   } else {
     build = buildIfAny(config);
@@ -57,7 +57,7 @@ async function startWorker(config: Config): Promise<void> {
   const relay = config.sentry && relayOnFirstUse(config, config.sentry);
   let serving: Serving;
   try {
-    serving = await serve(runtime ? { config, runtime, log, relay } : { config, log, relay, relayOnly: { build } });
+    serving = await serve(site ? { config, site, log, relay } : { config, log, relay, relayOnly: { build } });
   } catch (error) {
     fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }

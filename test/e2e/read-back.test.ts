@@ -73,11 +73,11 @@ test('every page’s data read back from its document equals the data the server
   assert.ok(reads.length >= 85, `the whole site (${reads.length} pages)`);
   const nodes = (tree: NavNode[]): NavNode[] => tree.flatMap((node) => [node, ...nodes(node.children)]);
   assert.ok(
-    reads.some(({ read }) => read.screen.screen === 'docs' && nodes(read.screen.sidebar).some((node) => node.lang)),
+    reads.some(({ read }) => read.screen.kind === 'docs' && nodes(read.screen.sidebar).some((node) => node.lang)),
     'an untranslated title in a docs tree',
   );
   assert.ok(
-    reads.some(({ read }) => read.screen.screen === 'docs' && read.screen.toc.some((heading) => heading.level === 3)),
+    reads.some(({ read }) => read.screen.kind === 'docs' && read.screen.toc.some((heading) => heading.level === 3)),
     'a contents list with a nested heading',
   );
   let docs = 0;
@@ -86,7 +86,7 @@ test('every page’s data read back from its document equals the data the server
     const withoutHtml = ({ screen, ...page }: PageData) => ({ ...page, screen: { ...screen, html: undefined } });
     assert.deepEqual(withoutHtml(read), withoutHtml(served), path);
     assert.deepEqual(embedded.locales, [], `${path}: the switcher is not embedded`);
-    if (served.screen.screen !== 'docs' || embedded.screen.screen !== 'docs') continue;
+    if (served.screen.kind !== 'docs' || embedded.screen.kind !== 'docs') continue;
     docs++;
     assert.deepEqual([embedded.screen.sidebar, embedded.screen.toc], [[], []], `${path}: the tree and contents are not embedded`);
   }

@@ -209,12 +209,9 @@ describe('npm run export', () => {
     assert.ok(!redirects.includes('/en/about  '), 'the default locale moves nothing');
   });
 
-  test('the host files are there: _headers, _redirects, nginx.conf, .nojekyll (GitHub Pages would drop _data)', () => {
-    for (const file of ['_headers', '_redirects', 'nginx.conf', '.nojekyll']) assert.ok(existsSync(join(run.out, file)), file);
-    assert.match(
-      readFileSync(join(run.out, 'nginx.conf'), 'utf8'),
-      new RegExp(`root "${run.out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}";`),
-    );
+  test('the host files are there: _headers, _redirects, the two nginx files, .nojekyll (GitHub Pages would drop _data)', () => {
+    for (const file of ['_headers', '_redirects', 'nginx-http.conf', 'nginx-server.conf', '.nojekyll'])
+      assert.ok(existsSync(join(run.out, file)), file);
   });
 });
 
@@ -231,7 +228,7 @@ describe('npm run export with monitoring', () => {
       assert.doesNotMatch(html, /secret/);
       assert.match(readFileSync(join(relayed.out, '_redirects'), 'utf8'), /^\/ingest {2}https:\/\/relay\.example\.test\/ingest {2}200!$/m);
       assert.match(
-        readFileSync(join(relayed.out, 'nginx.conf'), 'utf8'),
+        readFileSync(join(relayed.out, 'nginx-server.conf'), 'utf8'),
         /location = \/ingest \{\n {8}proxy_pass https:\/\/relay\.example\.test;/,
       );
     } finally {

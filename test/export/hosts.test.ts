@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { headersFile } from '../../src/export/hosts/headers-file.ts';
-import { nginxConf } from '../../src/export/hosts/nginx.ts';
+import { nginxHttpConf, nginxServerConf } from '../../src/export/hosts/nginx.ts';
 import { miscased, redirectsFile } from '../../src/export/hosts/redirects-file.ts';
 import { hostTables } from '../../src/export/hosts/tables.ts';
 import { cachePolicy } from '../../src/server/http/cache-policy.ts';
@@ -15,7 +15,7 @@ import { headersFor, parseHeadersFile } from '../helpers/static-host.ts';
  * policy (test/export/export.test.ts also compares them with the running server).
  */
 const tablesFor = (env: Record<string, string> = {}, relay: string | null = null) =>
-  hostTables(loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test', ...env }), { relay, root: '/srv/site' });
+  hostTables(loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test', ...env }), { relay });
 
 const tables = tablesFor();
 const policy = cachePolicy(300);
@@ -58,7 +58,6 @@ describe('_headers (Netlify, Cloudflare Pages)', () => {
   test('a feed is served as application/atom+xml, as the server does, with the page policy and the security headers', () => {
     const withFeeds = hostTables(loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test' }), {
       relay: null,
-      root: '/srv/site',
       feeds: ['/de/blog/feed.xml', '/ja/%E3%83%96%E3%83%AD%E3%82%B0/feed.xml'],
     });
     const rules = parseHeadersFile(headersFile(withFeeds));
@@ -79,13 +78,8 @@ describe('_headers (Netlify, Cloudflare Pages)', () => {
           name,
         );
     }
-    const nginx = nginxConf(withFeeds);
-    assert.match(
-      nginx,
-      /location = "\/ja\/ブログ\/feed\.xml" \{[^}]*types \{ \}\s*default_type application\/atom\+xml;\s*charset_types application\/atom\+xml;/,
-    );
-    const de = nginx.slice(nginx.indexOf('location = "/de/blog/feed.xml" {'));
-    assert.ok(de.slice(0, de.indexOf('types { }')).includes(`add_header Cache-Control "${policy.page}" always;`));
+    const nginx = nginxServerConf(withFeeds);
+    assert.match(nginx, /location = "\/ja\/ブログ\/feed\.xml" \{[^}]*types \{ \}\s*default_type application\/atom\+xml;/);
   });
 
   test('HSTS only when PUBLIC_URL is https, as the server sends it only over https', () => {
@@ -105,57 +99,46 @@ describe('_headers (Netlify, Cloudflare Pages)', () => {
   });
 });
 
-describe('nginx.conf', () => {
-  const conf = nginxConf(tables);
-  /** Each `location` and the add_header lines in it. */
-  const locations = new Map(
-    [...conf.matchAll(/^ {4}location ([^{]+) \{\n((?: {8}.*\n)*) {4}\}/gm)].map(([, where, body]) => [
-      where!.trim(),
-      [...body!.matchAll(/add_header (\S+) "((?:[^"\\]|\\.)*)" always;/g)].map(([, name, value]) => [name!, value!]),
-    ]),
-  );
-  const expected: [string, string][] = [
-    ['= /', policy.negotiated],
-    ['/assets/', policy.asset],
-    ['/_data/', policy.page],
-    ['= /404.html', policy.notFound],
-    ['/', policy.page],
-    ...locales.flatMap((locale): [string, string][] => [
-      [`/${locale}/`, policy.page],
-      [`= /${locale}/404.html`, policy.notFound],
-    ]),
-  ];
-  for (const [where, cacheControl] of expected) {
-    test(`location ${where}: every security header of the server and its cache policy`, () => {
-      const headers = locations.get(where);
-      assert.ok(headers, `a location ${where}`);
-      for (const [name, value] of security)
-        assert.deepEqual(
-          headers.filter(([n]) => n === name),
-          [[name, value]],
-          name,
-        );
-      assert.deepEqual(
-        headers.filter(([name]) => name === 'Cache-Control'),
-        [['Cache-Control', cacheControl]],
-      );
-    });
-  }
+describe('nginx (test/export/nginx.test.ts runs it against the server)', () => {
+  const relayed = tablesFor({ MONITORING_PATH: '/ingest' }, 'https://relay.example.test');
 
-  test("each locale's not-found page, its prefix in the canonical-case map, and its language for /", () => {
-    for (const locale of locales) {
-      assert.match(conf, new RegExp(`location /${locale}/ \\{[^}]*error_page 404 /${locale}/404\\.html;`));
-      assert.match(conf, new RegExp(`"~\\*\\^/${locale}\\(\\?<polysite_rest_${locale}>`));
-      assert.match(conf, new RegExp(`"~\\*\\^\\\\\\\\s\\*${locale}\\(\\?:\\[-_;,\\\\\\\\s\\]\\|\\$\\)" ${locale};`));
-    }
-    assert.match(conf, /map \$http_accept_language \$polysite_accept_locale \{\n {4}default en;/);
+  test('the relay location inherits none of the server-level headers: the relay sends its own, once', () => {
+    const conf = nginxServerConf(relayed);
+    const block = /\n {4}location = \/ingest \{\n((?: {8}.*\n)*) {4}\}/.exec(conf)?.[1];
+    assert.ok(block, 'a location for the relay');
+    assert.match(block, /^ {8}proxy_pass https:\/\/relay\.example\.test;$/m);
+    assert.match(block, /client_max_body_size 5242880;/);
+    // One add_header (with no value: it sends nothing) keeps every server-level one out.
+    assert.deepEqual(
+      block.split('\n').filter((line) => line.includes('add_header')),
+      ['        add_header X-Polysite-Relay "" always;'],
+    );
+    assert.ok(
+      conf.split('\n').some((line) => line.startsWith('    add_header Content-Security-Policy ')),
+      'server-level headers',
+    );
   });
 
-  test('the relay: proxied with --relay, a commented example without', () => {
-    assert.match(conf, /\n {4}#location = \/monitoring \{/);
-    const relayed = nginxConf(tablesFor({ MONITORING_PATH: '/ingest' }, 'https://relay.example.test'));
-    assert.match(relayed, /\n {4}location = \/ingest \{\n {8}proxy_pass https:\/\/relay\.example\.test;/);
-    assert.match(relayed, /client_max_body_size 5242880;/);
+  test('without a relay, the monitoring path is a 404 and no address is written', () => {
+    const conf = nginxServerConf(tables);
+    assert.match(conf, /location = \/monitoring \{\n(?: {8}add_header .*\n)+ {8}return 404;/);
+    assert.doesNotMatch(conf, /proxy_pass|127\.0\.0\.1/);
+  });
+
+  test('HSTS goes out over https only, as the server sends it; a TLS server block gets it from the scheme', () => {
+    const http = nginxHttpConf(tables);
+    assert.match(http, /map \$scheme \$polysite_hsts \{\n {4}default "";\n {4}https "max-age=31536000; includeSubDomains";\n\}/);
+    assert.match(nginxServerConf(tables), /^ {4}add_header Strict-Transport-Security \$polysite_hsts always;$/m);
+  });
+
+  test("nginx's own errors are no-store: Cache-Control follows the status", () => {
+    const http = nginxHttpConf(tables);
+    assert.match(http, /map \$status \$polysite_cache \{\n {4}default "no-store";/);
+    assert.match(nginxServerConf(tables), /^ {4}add_header Cache-Control \$polysite_cache always;$/m);
+  });
+
+  test("neither file sets what is the operator's: root, listen, server_name", () => {
+    for (const text of [nginxHttpConf(relayed), nginxServerConf(relayed)]) assert.doesNotMatch(text, /^\s*(root|listen|server_name)\s/m);
   });
 });
 
@@ -209,7 +192,7 @@ describe('pages moved to a localized path', () => {
     { from: '/de/about', to: '/de/ueber-uns' },
     { from: '/ja/about', to: '/ja/%E6%A6%82%E8%A6%81' },
   ];
-  const withMoved = hostTables(loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test' }), { relay: null, root: '/srv/site', moved });
+  const withMoved = hostTables(loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test' }), { relay: null, moved });
 
   test('_redirects sends the default path to the localized one, before the locale 404 rules', () => {
     const file = redirectsFile(withMoved);
@@ -218,23 +201,9 @@ describe('pages moved to a localized path', () => {
     assert.ok(file.indexOf('/de/about  ') < file.indexOf('/de/*  /de/404.html  404'));
   });
 
-  test("nginx.conf answers them with the server's 308, query kept, its headers and the redirect policy", () => {
-    const conf = nginxConf(withMoved);
-    const block = /location = "\/de\/about" \{\n((?: {8}.*\n)*) {4}\}/.exec(conf)?.[1];
-    assert.ok(block, 'a location for /de/about');
-    assert.match(block, /return 308 "\/de\/ueber-uns\$is_args\$args";/);
-    assert.ok(block.includes(`add_header Cache-Control "${policy.permanentRedirect}" always;`));
-    for (const [name] of security) assert.ok(block.includes(`add_header ${name} `), name);
-  });
-
-  test('the canonical-form 308s nginx answers before choosing a location carry the headers too', () => {
-    const server = nginxConf(withMoved).split('\n    if ($polysite_recased)')[0]!;
-    const atServerLevel = server.split('\n').filter((line) => line.startsWith('    add_header '));
-    assert.ok(atServerLevel.some((line) => line.includes(`Cache-Control "${policy.permanentRedirect}"`)));
-    for (const [name] of security)
-      assert.ok(
-        atServerLevel.some((line) => line.startsWith(`    add_header ${name} `)),
-        name,
-      );
+  test('nginx.conf maps the default path to the localized one (decoded key, canonical value)', () => {
+    const http = nginxHttpConf(withMoved);
+    assert.ok(http.includes('    "/de/about" "/de/ueber-uns /de/about";\n'));
+    assert.ok(http.includes('    "/ja/about" "/ja/%E6%A6%82%E8%A6%81 /ja/about";\n'));
   });
 });

@@ -19,14 +19,14 @@ import { ROOT } from './server.ts';
 export async function serveApp(
   env: Record<string, string>,
   images: Manifest['images'] = {},
-): Promise<{ url: string; runtime: PreparedSite; close: () => void }> {
+): Promise<{ url: string; site: PreparedSite; close: () => void }> {
   const dist = mkdtempSync(join(tmpdir(), 'polysite-dist-'));
   const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'manifest.json'), 'utf8'));
   writeFileSync(join(dist, 'manifest.json'), JSON.stringify({ ...manifest, images }));
   const config = loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test', DIST_DIR: dist, LOG_LEVEL: 'silent', ...env });
-  const runtime = await prepareSite(config);
-  const { handle } = createSite({ config, runtime, log: createLogger(() => {}), lifecycle: new Lifecycle() });
+  const site = await prepareSite(config);
+  const { handle } = createSite({ config, site, log: createLogger(() => {}), lifecycle: new Lifecycle() });
   const server = createServer(handle).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, runtime, close: () => server.close() };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, site, close: () => server.close() };
 }

@@ -60,7 +60,7 @@ test('the embedded payload leaves out the language switcher, and a docs page’s
   const page = makePage('<p>x</p>');
   page.locales = [{ locale: 'de', name: 'Deutsch only-in-the-switcher', path: '/de/ueber', dir: 'ltr' }];
   page.screen = {
-    screen: 'docs',
+    kind: 'docs',
     title: 'T',
     html: '<p>x</p>',
     sidebar: [{ title: 'Only in the tree', path: '/en/docs/a', children: [] }],
@@ -87,6 +87,6 @@ function makePage(html: string): PageData {
     locales: [],
     fallback: null,
     outdated: null,
-    screen: { screen: 'article', title: 'T', html },
+    screen: { kind: 'article', title: 'T', html },
   };
 }

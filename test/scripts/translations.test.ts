@@ -64,9 +64,9 @@ test('the report says per locale what is up to date, outdated, missing and unkno
 
   const json = JSON.parse(run(dir, '--json').out);
   assert.deepEqual(json.locales[0].pages, [
-    { slug: '', status: 'up-to-date', path: '/de', original: '/en' },
-    { slug: 'about', status: 'unknown', path: '/de/about', original: '/en/about' },
-    { slug: 'routing', status: 'outdated', path: '/de/routing', original: '/en/routing' },
+    { key: '', status: 'up-to-date', path: '/de', original: '/en' },
+    { key: 'about', status: 'unknown', path: '/de/about', original: '/en/about' },
+    { key: 'routing', status: 'outdated', path: '/de/routing', original: '/en/routing' },
   ]);
   assert.deepEqual(json.locales[1].messages, { missing: ['nav.docs'], extra: ['nav.extra'], sameAsDefault: ['nav.blog'] });
 });
@@ -122,7 +122,7 @@ test('--no-retranslate: a typo fix keeps up-to-date translations up to date, not
 
   const pages = JSON.parse(run(dir, '--json').out).locales[0].pages;
   assert.deepEqual(
-    pages.map((page: { slug: string; status: string }) => [page.slug, page.status]),
+    pages.map((page: { key: string; status: string }) => [page.key, page.status]),
     [
       ['', 'up-to-date'],
       ['about', 'outdated'],

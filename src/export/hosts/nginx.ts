@@ -3,28 +3,42 @@ import { ExportError, fileForPath } from '../files.ts';
 import type { HostTables } from './tables.ts';
 
 /**
- * `nginx.conf`: one `server` block (with the `map`s it needs) serving the exported
- * folder as the polysite server answers: `/x` from `x.html`, the canonical-form
- * redirects (locale case, trailing slash), `/` negotiated from the locale cookie and
- * Accept-Language, each locale's not-found page, the security headers and cache policy
- * on every response, and (with `--relay`) MONITORING_PATH proxied to a `SERVE=relay`
- * process. Goes inside `http { }`, which must include mime.types (nginx's default
- * configuration does).
+ * nginx, in two files the operator includes from their own configuration, which keeps
+ * what is theirs (the address, the names, TLS, the folder the export was copied to):
+ *
+ *     http {
+ *         include mime.types;
+ *         include /etc/nginx/polysite/nginx-http.conf;
+ *         server {
+ *             listen 443 ssl; server_name example.com; ...
+ *             root /srv/polysite;
+ *             include /etc/nginx/polysite/nginx-server.conf;
+ *         }
+ *     }
+ *
+ * Together they answer as the polysite server does: `/x` from `x.html` and nothing else
+ * (`/x.html` is a 404, as on the server), one 308 to a page's canonical path from any other
+ * spelling of it (locale case, trailing or doubled slashes, lower-case or missing escapes, the
+ * default locale's path of a localized page), `/` and paths outside every locale negotiated
+ * (302, by the locale cookie and Accept-Language), each locale's not-found page, and the
+ * server's security headers and cache policy on every answer, each once (nginx's own errors
+ * included: `no-store`, as the server's).
  */
-export function nginxConf(tables: HostTables, { listen = '8080' }: { listen?: string } = {}): string {
-  const { locales, defaultLocale, policy, monitoring } = tables;
-  const prefixes = locales.join('|');
+export const NGINX_HTTP_FILE = 'nginx-http.conf';
+export const NGINX_SERVER_FILE = 'nginx-server.conf';
+
+/** The `http { }` part: the maps the server block reads (nginx allows them nowhere else). */
+export function nginxHttpConf(tables: HostTables): string {
+  const { locales, defaultLocale, policy } = tables;
   // Longer tags first: `zh-Hant` must win over `zh`.
   const byLength = [...locales].sort((a, b) => b.length - a.length);
-  const headers = (cacheControl: string, indent = '        ') =>
-    [...tables.headers, ['Cache-Control', cacheControl] as const].map(
-      ([name, value]) => `${indent}add_header ${name} ${quoteValue(value)} always;`,
-    );
-
-  const out: string[] = [
-    '# Written by `npm run export` from the tables the polysite server uses (src/server/http/security-headers.ts,',
-    '# src/server/http/cache-policy.ts, the locales). Put it inside `http { }` (which includes mime.types), and set',
-    '# `root` to wherever this folder is served from.',
+  const hstsValue = tables.hsts[1];
+  // Decoded path -> canonical path (percent-encoded; `$` escaped, as it would start a variable).
+  const entries = [...tables.pages.map((path) => [path, path] as const), ...tables.moved.map(({ from, to }) => [from, to] as const)].map(
+    ([from, to]) => [decodePath(from), escapeDollar(to)] as const,
+  );
+  const out = [
+    `# Written by \`npm run export\`: include it inside \`http { }\`, before the server block that includes ${NGINX_SERVER_FILE}.`,
     '',
     "# `/` goes to the visitor's language: the language switcher's cookie, else the first language of",
     "# Accept-Language that is one of ours (the server weighs every language's q; nginx's map reads the first).",
@@ -37,110 +51,241 @@ export function nginxConf(tables: HostTables, { listen = '8080' }: { listen?: st
     ...locales.map((locale) => `    ${quote(`~*^${locale}$`)} ${locale};`),
     '}',
     '',
-    '# The canonical form, as the server redirects to it (308), from the raw request (still percent-encoded):',
-    '# a locale prefix in the wrong case, then a trailing slash. Targets always start with /<locale>.',
-    'map $request_uri $polysite_recased {',
-    '    default "";',
-    `    ${quote(`~^/(?:${prefixes})(?:[/?]|$)`)} "";`,
-    ...locales.map(
-      (locale) =>
-        `    ${quote(`~*^/${locale}(?<polysite_rest_${varName(locale)}>[/?].*)?$`)} "/${locale}$polysite_rest_${varName(locale)}";`,
-    ),
+    '# The path as the visitor sent it (still percent-encoded), and the one nginx decoded (slashes merged).',
+    'map $request_uri $polysite_raw {',
+    `    ${quote('~^(?<polysite_raw_path>[^?]*)')} $polysite_raw_path;`,
     '}',
-    'map $request_uri $polysite_slashless {',
-    '    default "";',
-    `    ${quote(`~^(?<polysite_kept>/(?:${prefixes})(?:/[^?]*?)?)/+(?<polysite_query>\\?.*)?$`)} "$polysite_kept$polysite_query";`,
+    '# Where the canonical form is built from: the raw path when it holds an escape or a non-ASCII byte',
+    "# (nginx's decoded one could not go into a Location), else nginx's, whose empty segments are merged.",
+    'map $polysite_raw $polysite_source {',
+    `    ${quote('~[%\\x80-\\xff]')} $polysite_raw;`,
+    '    default $uri;',
     '}',
     '',
-    'server {',
-    `    listen ${listen};`,
-    `    root ${quote(tables.root)};`,
+    '# A locale prefix in the canonical case, trailing slashes cut: from the source (a Location) and from the',
+    '# decoded path (a key of $polysite_page). Empty: the path is under no locale.',
+    ...(['source', 'uri'] as const).flatMap((from) => [
+      `map ${from === 'source' ? '$polysite_source' : '$uri'} $polysite_fixed_${from} {`,
+      '    default "";',
+      ...byLength.map(
+        (locale) =>
+          `    ${quote(`~*^/${locale}(?<polysite_${from}_${varName(locale)}>/.*?[^/])?/*$`)} "/${locale}$polysite_${from}_${varName(locale)}";`,
+      ),
+      '}',
+    ]),
+    '',
+    "# Every page, and the default locale's path of a page a locale localized, by its decoded path: its canonical",
+    "# path, then the key again: nginx matches a map's strings in any case, the server a page's path in its own.",
+    'map $polysite_fixed_uri $polysite_page_entry {',
+    '    default "";',
+    ...entries.map(([key, to]) => `    ${quote(key)} ${quote(`${to} ${key}`)};`),
+    '}',
+    'map "$polysite_page_entry|$polysite_fixed_uri" $polysite_page {',
+    '    default "";',
+    `    ${quote('~^(?<polysite_found>\\S+) (.*)\\|\\2$')} $polysite_found;`,
+    '}',
+    '',
+    "# One 308 to the canonical path: a page's, else the fixed form of a path under a locale; none if it is the path sent.",
+    'map "$polysite_page $polysite_fixed_source $polysite_raw" $polysite_canonical {',
+    '    default "";',
+    `    ${quote('~^(\\S+) \\S* \\1$')} "";`,
+    `    ${quote('~^(\\S+) ')} $1;`,
+    `    ${quote('~^ (\\S+) \\1$')} "";`,
+    `    ${quote('~^ (\\S+) ')} $1;`,
+    '}',
+    '',
+    '# A path under no locale goes to the same path under the negotiated one, or to the page there (`/about` -> `/de/ueber-uns`).',
+    'map $uri $polysite_trimmed_uri {',
+    `    ${quote('~^(?<polysite_trimmed>/.*?)/*$')} $polysite_trimmed;`,
+    '}',
+    'map $polysite_source $polysite_trimmed_source {',
+    `    ${quote('~^(?<polysite_kept>/.*?)/*$')} $polysite_kept;`,
+    '}',
+    'map "/$polysite_locale$polysite_trimmed_uri" $polysite_negotiated_entry {',
+    '    default "";',
+    ...entries.map(([key, to]) => `    ${quote(key)} ${quote(`${to} ${key}`)};`),
+    '}',
+    'map "$polysite_negotiated_entry|/$polysite_locale$polysite_trimmed_uri" $polysite_negotiated {',
+    '    default "/$polysite_locale$polysite_trimmed_source";',
+    `    ${quote('~^(?<polysite_there>\\S+) (.*)\\|\\2$')} $polysite_there;`,
+    '}',
+    '',
+    "# Cache-Control by status, as the server's: nginx's own errors (400, 413, 414...) are never stored.",
+    'map $status $polysite_cache {',
+    '    default "no-store";',
+    ...['200', '206', '304'].map((status) => `    ${status} ${quoteValue(policy.page)};`),
+    `    404 ${quoteValue(policy.notFound)};`,
+    `    302 ${quoteValue(policy.negotiated)};`,
+    `    308 ${quoteValue(policy.permanentRedirect)};`,
+    '}',
+    'map $status $polysite_asset_cache {',
+    '    default "no-store";',
+    ...['200', '206', '304'].map((status) => `    ${status} ${quoteValue(policy.asset)};`),
+    '}',
+    '# The server sends HSTS over https only: so does nginx (an empty value sends no header).',
+    'map $scheme $polysite_hsts {',
+    '    default "";',
+    `    https ${quoteValue(hstsValue)};`,
+    '}',
+    '# The redirects varied by language, as the server says.',
+    'map $status $polysite_vary {',
+    '    default "";',
+    '    302 "Accept-Language, Cookie";',
+    '}',
+  ];
+  return `${out.join('\n')}\n`;
+}
+
+/** The `server { }` part: include it after your own `listen`, `server_name`, TLS and `root` lines. */
+export function nginxServerConf(tables: HostTables): string {
+  const { locales, defaultLocale, monitoring, build } = tables;
+  const headers = (cache: string, indent = '        ') => [
+    ...tables.always.map(([name, value]) => `${indent}add_header ${name} ${quoteValue(value)} always;`),
+    `${indent}add_header ${tables.hsts[0]} $polysite_hsts always;`,
+    `${indent}add_header Cache-Control ${cache} always;`,
+  ];
+  const out: string[] = [
+    `# Written by \`npm run export\`: include it inside your \`server { }\`, after \`root\` (where this folder is), with`,
+    `# ${NGINX_HTTP_FILE} included in \`http { }\` (which must include mime.types, as nginx's default configuration does).`,
+    '',
     '    charset utf-8;',
-    '    charset_types text/plain text/xml application/xml application/json;',
+    `    charset_types text/plain text/xml application/xml application/json ${ATOM_TYPE};`,
+    // Vary on everything compressible, compressed or not; also behind a proxy (Via), as the server compresses.
     '    gzip on;',
-    '    gzip_types text/css text/plain text/xml application/xml application/json application/javascript image/svg+xml;',
+    '    gzip_vary on;',
+    '    gzip_proxied any;',
+    `    gzip_types text/css text/plain text/xml application/xml application/json application/javascript text/javascript image/svg+xml ${ATOM_TYPE};`,
     // Location headers stay paths on this origin, as the server's.
     '    absolute_redirect off;',
-    '    error_page 404 /404.html;',
     '',
-    // For the 308s just below, answered before any location is chosen: every location
-    // lists its own headers, so these reach only those redirects.
-    ...headers(policy.permanentRedirect, '    '),
-    '    if ($polysite_recased) {',
-    '        return 308 $polysite_recased;',
-    '    }',
-    '    if ($polysite_slashless) {',
-    '        return 308 $polysite_slashless;',
+    // For the 308s just below and nginx's own refusals (400, 413, 414), answered before any location
+    // is chosen: every location lists its own headers, so these reach only those answers.
+    ...headers('$polysite_cache', '    '),
+    '    if ($polysite_canonical) {',
+    '        return 308 $polysite_canonical$is_args$args;',
     '    }',
     '',
     '    # add_header in a location replaces every inherited one: each location lists them all.',
+    '    # `/` and paths under no locale: negotiated.',
+    '    location / {',
+    ...headers('$polysite_cache'),
+    '        add_header Vary $polysite_vary always;',
+    '        return 302 $polysite_negotiated$is_args$args;',
+    '    }',
     '    location = / {',
-    ...headers(policy.negotiated),
-    '        add_header Vary "Accept-Language, Cookie" always;',
+    ...headers('$polysite_cache'),
+    '        add_header Vary $polysite_vary always;',
     '        return 302 /$polysite_locale$is_args$args;',
     '    }',
-    '    location /assets/ {',
-    ...headers(policy.asset),
+    '    location ^~ /assets/ {',
+    ...headers('$polysite_asset_cache'),
+    // The types the server gives them (mime.types would make a script application/javascript).
+    '        types {',
+    ...ASSET_TYPES.map(([type, extensions]) => `            ${type} ${extensions};`),
+    '        }',
+    `        charset_types ${ASSET_TYPES.filter(([, , text]) => text)
+      .map(([type]) => type)
+      .join(' ')};`,
     '        try_files $uri =404;',
     '    }',
-    '    location /_data/ {',
-    ...headers(policy.page),
+    `    location ^~ /_data/${build}/ {`,
+    ...headers('$polysite_cache'),
+    `        error_page 404 /${defaultLocale}/404.html;`,
     '        try_files $uri =404;',
     '    }',
-    '    location = /404.html {',
-    ...headers(policy.notFound),
+    "    # Another build's page data: the server's 409, which sends the client to the document.",
+    '    location ^~ /_data/ {',
+    ...headers('no-store'),
+    '        default_type "application/json; charset=utf-8";',
+    `        return 409 ${quote(JSON.stringify({ stale: true, build }).replaceAll('$', ''))};`,
+    '    }',
+    // The server's types: nginx's mime.types would call the sitemap text/xml.
+    '    location = /sitemap.xml {',
+    ...headers('$polysite_cache'),
+    '        types { }',
+    '        default_type application/xml;',
+    '    }',
+    '    location = /robots.txt {',
+    ...headers('$polysite_cache'),
     '    }',
   ];
-  // A page at its default locale's path in a locale that localized it: to its path there, as the server (308).
-  for (const { from, to } of tables.moved) {
-    out.push(
-      `    location = ${quote(`/${fileForPath(from)}`)} {`,
-      ...headers(policy.permanentRedirect),
-      `        return 308 ${quote(`${to.replaceAll('$', '%24')}$is_args$args`)};`,
-      '    }',
-    );
-  }
   // A feed is `application/atom+xml`, as the server says, not the XML its extension would make it.
   for (const path of tables.feeds) {
     out.push(
       // nginx matches the decoded path.
-      `    location = ${quote(`/${fileForPath(path)}`)} {`,
-      ...headers(policy.page),
+      `    location = ${quote(decodePath(path))} {`,
+      ...headers('$polysite_cache'),
       '        types { }',
       `        default_type ${ATOM_TYPE};`,
-      `        charset_types ${ATOM_TYPE};`,
       '    }',
     );
   }
   for (const locale of locales) {
     out.push(
-      `    location /${locale}/ {`,
-      ...headers(policy.page),
+      // `/de` from de.html; under it, `/de/x` from de/x.html only: `/de/x.html` is a 404, as on the server.
+      `    location = /${locale} {`,
+      ...headers('$polysite_cache'),
       `        error_page 404 /${locale}/404.html;`,
-      '        try_files $uri $uri.html =404;',
+      `        try_files /${locale}.html =404;`,
       '    }',
+      `    location ^~ /${locale}/ {`,
+      ...headers('$polysite_cache'),
+      `        error_page 404 /${locale}/404.html;`,
+      '        try_files $uri.html =404;',
+      '    }',
+      // Asked for by name, it is a 404 too (the server has no page at that path): with itself as the page.
       `    location = /${locale}/404.html {`,
-      ...headers(policy.notFound),
+      ...headers('$polysite_cache'),
+      `        error_page 404 /${locale}/404.html;`,
+      '        internal;',
       '    }',
     );
   }
-  out.push('    location / {', ...headers(policy.page), '        try_files $uri $uri.html =404;', '    }');
-  const relay = [
-    `    location = ${monitoring.path} {`,
-    `        proxy_pass ${monitoring.relay ? new URL(monitoring.relay).origin : 'http://127.0.0.1:3001'};`,
-    '        proxy_ssl_server_name on;',
-    '        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
-    '        proxy_set_header X-Forwarded-Proto $scheme;',
-    `        client_max_body_size ${monitoring.maxBytes};`,
-    '    }',
-  ];
-  out.push(
-    '',
-    `    # Browser error reports, same-origin, to a SERVE=relay process (run it with TRUST_PROXY=1).`,
-    ...(monitoring.relay ? relay : relay.map((line) => `    #${line.slice(4)}`)),
-    '}',
-  );
+  out.push('', '    # Browser error reports, same-origin, to a SERVE=relay process (run it with TRUST_PROXY=1).');
+  if (monitoring.relay) {
+    out.push(
+      `    location = ${monitoring.path} {`,
+      // The relay sends its own security headers and Cache-Control: they go once, as it sent them.
+      `        proxy_pass ${monitoring.relay};`,
+      '        proxy_ssl_server_name on;',
+      '        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+      '        proxy_set_header X-Forwarded-Proto $scheme;',
+      `        client_max_body_size ${monitoring.maxBytes};`,
+      // Any add_header here keeps the server-level ones out; this one adds nothing (an empty value sends no header).
+      '        add_header X-Polysite-Relay "" always;',
+      '    }',
+    );
+  } else {
+    out.push(
+      '    # None was given to `npm run export -- --relay ORIGIN`: the path is a 404, as on a server without SENTRY_DSN.',
+      `    location = ${monitoring.path} {`,
+      ...headers('no-store'),
+      '        return 404;',
+      '    }',
+    );
+  }
   return `${out.join('\n')}\n`;
+}
+
+/** Content types of the files under /assets/, as the server sends them; `true`: with `charset=utf-8`. */
+const ASSET_TYPES: readonly (readonly [string, string, boolean?])[] = [
+  ['text/javascript', 'js mjs', true],
+  ['text/css', 'css', true],
+  ['application/json', 'json map', true],
+  ['image/svg+xml', 'svg', false],
+  ['image/png', 'png', false],
+  ['image/jpeg', 'jpg jpeg', false],
+  ['image/gif', 'gif', false],
+  ['image/webp', 'webp', false],
+  ['image/avif', 'avif', false],
+  ['image/x-icon', 'ico', false],
+  ['font/woff2', 'woff2', false],
+  ['font/woff', 'woff', false],
+  ['text/plain', 'txt', true],
+];
+
+function decodePath(path: string): string {
+  return `/${fileForPath(path)}`;
 }
 
 /** A double-quoted nginx string (nginx reads `\\` and `\"` in one back; other escapes it keeps as they are). */
@@ -148,9 +293,14 @@ function quote(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
+/** `$` would start a variable in a map value; in a path it is written escaped (the same URL). */
+function escapeDollar(path: string): string {
+  return path.replaceAll('$', '%24');
+}
+
 /** A header value: `$` would start a variable, and nginx has no escape for it. */
 function quoteValue(value: string): string {
-  if (value.includes('$')) throw new ExportError(`nginx.conf: a header value with $ cannot be written: ${value}`);
+  if (value.includes('$')) throw new ExportError(`nginx: a header value with $ cannot be written: ${value}`);
   return quote(value);
 }
 

@@ -12,6 +12,14 @@ export type HostTables = {
   defaultLocale: string;
   /** Headers for every response: the server's, with HSTS when PUBLIC_URL is https (the server sends it over https only). */
   headers: readonly (readonly [string, string])[];
+  /** The server's headers for every response, HSTS aside. */
+  always: readonly (readonly [string, string])[];
+  /** HSTS: for a host that knows the scheme of each request (nginx), over https only, as the server. */
+  hsts: readonly [string, string];
+  /** The build id: the page data's folder (`/_data/<build>/`). */
+  build: string;
+  /** Every page's path (percent-encoded, canonical), search pages included. */
+  pages: readonly string[];
   policy: CachePolicy;
   monitoring: {
     path: string;
@@ -19,8 +27,6 @@ export type HostTables = {
     /** Origin of a `SERVE=relay` process to proxy MONITORING_PATH to (`--relay`); null: no proxy rule. */
     relay: string | null;
   };
-  /** Where the exported folder is, for nginx's `root`. */
-  root: string;
   /** Each locale's Atom feed (percent-encoded paths): served as `application/atom+xml`, as the server does, not as XML. */
   feeds: readonly string[];
   /**
@@ -34,19 +40,29 @@ export function hostTables(
   config: Config,
   {
     relay,
-    root,
+    build = 'build',
+    pages = [],
     feeds = [],
     moved = [],
-  }: { relay: string | null; root: string; feeds?: readonly string[]; moved?: readonly { from: string; to: string }[] },
+  }: {
+    relay: string | null;
+    build?: string;
+    pages?: readonly string[];
+    feeds?: readonly string[];
+    moved?: readonly { from: string; to: string }[];
+  },
 ): HostTables {
   const https = new URL(config.publicUrl).protocol === 'https:';
   return {
     locales: config.locales,
     defaultLocale: config.defaultLocale,
     headers: https ? [...ALWAYS_HEADERS, HTTPS_ONLY_HEADER] : ALWAYS_HEADERS,
+    always: ALWAYS_HEADERS,
+    hsts: HTTPS_ONLY_HEADER,
+    build,
+    pages,
     policy: cachePolicy(config.pageMaxAge),
     monitoring: { path: config.monitoring.path, maxBytes: config.monitoring.maxBytes, relay },
-    root,
     feeds,
     moved,
   };

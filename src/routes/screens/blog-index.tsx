@@ -10,7 +10,7 @@ export function BlogIndex({
   path,
   lang,
 }: {
-  data: Extract<ScreenData, { screen: 'blog-index' }>;
+  data: Extract<ScreenData, { kind: 'blog-index' }>;
   path: string;
   lang: string | undefined;
 }) {

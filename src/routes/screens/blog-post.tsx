@@ -2,7 +2,7 @@ import { useIntl } from '../../i18n/context.tsx';
 import { Content } from '../content.tsx';
 import type { ScreenData } from '../types.ts';
 
-export function BlogPost({ data, lang }: { data: Extract<ScreenData, { screen: 'blog-post' }>; lang: string | undefined }) {
+export function BlogPost({ data, lang }: { data: Extract<ScreenData, { kind: 'blog-post' }>; lang: string | undefined }) {
   const intl = useIntl();
   return (
     <article className="blog-post" lang={lang}>

@@ -1,5 +1,6 @@
 import { useIntl } from '../../i18n/context.tsx';
 import { Content } from '../content.tsx';
+import { READ_BACK } from '../read-back.ts';
 import type { Heading, NavNode, ScreenData } from '../types.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { Heading, NavNode, ScreenData } from '../types.ts';
  * and shown open beside the text on a wide screen by the stylesheet alone, so
  * server and browser render the same markup whatever the screen.
  */
-export function Docs({ data, path, lang }: { data: Extract<ScreenData, { screen: 'docs' }>; path: string; lang: string | undefined }) {
+export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: 'docs' }>; path: string; lang: string | undefined }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   return (
@@ -51,12 +52,14 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { screen:
   );
 }
 
+// Tree and Contents are read back by the browser (read-back.ts: readSidebar, readToc)
+// through the READ_BACK attributes they write: keep them on the lists and links.
 function Tree({ nodes, current }: { nodes: NavNode[]; current: string }) {
   return (
-    <ul>
+    <ul {...{ [READ_BACK.docsTree]: '' }}>
       {nodes.map((node) => (
         <li key={node.path}>
-          <a href={node.path} lang={node.lang} aria-current={node.path === current ? 'page' : undefined}>
+          <a href={node.path} lang={node.lang} aria-current={node.path === current ? 'page' : undefined} {...{ [READ_BACK.entry]: '' }}>
             {node.title}
           </a>
           {node.children.length > 0 && <Tree nodes={node.children} current={current} />}
@@ -76,10 +79,12 @@ function Contents({ headings, lang }: { headings: Heading[]; lang?: string | und
     else sections.push({ heading, children: [] });
   }
   return (
-    <ol lang={lang}>
+    <ol lang={lang} {...{ [READ_BACK.contents]: '' }}>
       {sections.map(({ heading, children }) => (
         <li key={heading.id}>
-          <a href={`#${heading.id}`}>{heading.text}</a>
+          <a href={`#${heading.id}`} {...{ [READ_BACK.entry]: '' }}>
+            {heading.text}
+          </a>
           {children.length > 0 && <Contents headings={children} />}
         </li>
       ))}

@@ -3,7 +3,7 @@ import { Content } from '../content.tsx';
 import { PostList } from './post-list.tsx';
 import type { ScreenData } from '../types.ts';
 
-export function Home({ data, lang }: { data: Extract<ScreenData, { screen: 'home' }>; lang: string | undefined }) {
+export function Home({ data, lang }: { data: Extract<ScreenData, { kind: 'home' }>; lang: string | undefined }) {
   const intl = useIntl();
   return (
     <>

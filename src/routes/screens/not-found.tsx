@@ -1,7 +1,7 @@
 import { useIntl } from '../../i18n/context.tsx';
 import type { ScreenData } from '../types.ts';
 
-export function NotFound({ data }: { data: Extract<ScreenData, { screen: 'not-found' }> }) {
+export function NotFound({ data }: { data: Extract<ScreenData, { kind: 'not-found' }> }) {
   const intl = useIntl();
   const home = `/${intl.locale}`;
   return (

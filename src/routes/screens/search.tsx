@@ -7,7 +7,7 @@ import type { ScreenData } from '../types.ts';
  * page (it works without JavaScript; the box in the header holds the query). On a
  * static host the browser finds the results (src/client/local-pages.ts).
  */
-export function Search({ data }: { data: Extract<ScreenData, { screen: 'search' }> }) {
+export function Search({ data }: { data: Extract<ScreenData, { kind: 'search' }> }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   return (

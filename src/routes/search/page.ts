@@ -1,7 +1,7 @@
 // The search page's data, made from a query and its results: by the server for
 // `/<locale>/search?q=` and by the browser, which runs the same index with the same
 // engine (a static host has no server to ask). One function, so both make the same page.
-import type { Translator } from '../../i18n/intl.ts';
+import type { MessageIntl } from '../../i18n/intl.ts';
 import type { SearchResults } from './engine.ts';
 import { SEARCH_SLUG, searchPath } from './query.ts';
 import type { Head, LocaleLink, NavEntry, PageData } from '../types.ts';
@@ -12,7 +12,7 @@ export const PAGE_RESULTS = 10;
 type Parts = {
   build: string;
   /** The page's locale's translator (its locale is the page's). */
-  intl: Translator;
+  intl: MessageIntl;
   /**
    * What every page of the locale shares: the header's links (localized paths) and the
    * head's locale-wide tags (its feed link); any page of that locale has them.
@@ -49,6 +49,6 @@ export function searchPageData({ build, intl, chrome: { nav, ...shared }, locale
     locales: locales.map((link) => ({ locale: link.locale, name: link.name, path: searchPath(link.locale, query), dir: link.dir })),
     fallback: null,
     outdated: null,
-    screen: { screen: 'search', query, total, hits: hits.slice(0, PAGE_RESULTS) },
+    screen: { kind: 'search', query, total, hits: hits.slice(0, PAGE_RESULTS) },
   };
 }

@@ -8,6 +8,14 @@ import { matchRoute } from '../../routes/match.ts';
 // children follow. Built once from the sources (localizeSlugs, which also finds
 // every conflict); looked up per request through the index (sitePaths).
 
+/**
+ * A page's identity: its file's path under `pages/`, decoded, without `.md`
+ * (`about`, `docs/guides/install`, '' for the home page). The same in every
+ * locale, and never a URL: its path in a locale is `SitePaths.pathOf(locale, key)`,
+ * and what a visitor typed under the locale is a slug (`ueber-uns`).
+ */
+export type PageKey = string;
+
 /** A page as the slug resolution needs it: where its file is, and the `slug:` it declares (with that line). */
 export type SlugSource = { locale: string; key: string; file: string; slug?: string | undefined; slugLine: number };
 
@@ -132,16 +140,16 @@ export type SitePaths = {
    * page's path there; otherwise it was the default locale's path (or the page's
    * key) and the page lives elsewhere in this locale (a 308).
    */
-  find(locale: string, slug: string): { key: string; canonical: boolean } | undefined;
+  find(locale: string, slug: string): { key: PageKey; canonical: boolean } | undefined;
 };
 
-/** `pages`: per locale, every served key with its decoded local path (what SourcePage.localSlug holds). */
-export function sitePaths(pages: ReadonlyMap<string, ReadonlyMap<string, { localSlug: string }>>, defaultLocale: string): SitePaths {
+/** `pages`: per locale, every served key with its decoded local path (what SourcePage.localPath holds). */
+export function sitePaths(pages: ReadonlyMap<string, ReadonlyMap<string, { localPath: string }>>, defaultLocale: string): SitePaths {
   const encoded = new Map<string, Map<string, string>>();
   const byPath = new Map<string, Map<string, string>>();
   for (const [locale, served] of pages) {
-    encoded.set(locale, new Map([...served].map(([key, page]) => [key, pagePath(locale, page.localSlug)])));
-    byPath.set(locale, new Map([...served].map(([key, page]) => [page.localSlug, key])));
+    encoded.set(locale, new Map([...served].map(([key, page]) => [key, pagePath(locale, page.localPath)])));
+    byPath.set(locale, new Map([...served].map(([key, page]) => [page.localPath, key])));
   }
   const defaultByPath = byPath.get(defaultLocale)!;
   return {

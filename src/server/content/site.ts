@@ -2,11 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
 import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
-import { makeIntl } from '../../i18n/intl.ts';
+import type { SiteIntl } from '../../i18n/intl.ts';
+import { makeServerIntls } from '../site/server-intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
-import { localizeSlugs, sitePaths, type SitePaths } from './paths.ts';
+import { localizeSlugs, type PageKey, sitePaths, type SitePaths } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
@@ -20,9 +21,9 @@ export type SourcePage = FrontMatter & {
    * The page's identity in every locale: its file's path under `pages/`, decoded,
    * '' for the locale's home (`about`, `docs/guides/install`).
    */
-  slug: string;
+  key: PageKey;
   /** Its decoded path under the serving locale, localized by `slug:` front matter (`ueber-uns`); see paths.ts. */
-  localSlug: string;
+  localPath: string;
   /** The locale the text is written in (differs from the serving locale for a fallback). */
   contentLocale: string;
   /**
@@ -62,7 +63,7 @@ export type Site = {
   paths: SitePaths;
 };
 
-type Source = { locale: string; slug: string; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
+type Source = { locale: string; key: PageKey; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
 
 /**
  * `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels).
@@ -79,7 +80,8 @@ export function loadSite(
   { serving = locales }: { serving?: readonly string[] } = {},
 ): Site {
   const problems: string[] = [];
-  const labels = new Map(locales.map((locale) => [locale, markdownLabels(locale, messages)]));
+  const intls = makeServerIntls(messages, defaultLocale);
+  const labels = new Map(locales.map((locale) => [locale, markdownLabels(intls.get(locale)!)]));
   // Only the serving locales' sources and the default locale's (their fallbacks) are read:
   // the others' pages are needed only by name, for the translations.
   const reading = new Set([...serving, defaultLocale]);
@@ -91,21 +93,20 @@ export function loadSite(
     // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
     const files = new Map<string, string>();
     for (const file of listMarkdown(pagesDir)) {
-      const slug = slugOf(relative(pagesDir, file));
+      const key = keyOf(relative(pagesDir, file));
       const display = relative(process.cwd(), file) || file;
-      const first = files.get(slug);
+      const first = files.get(key);
       if (first !== undefined) {
-        if (reading.has(locale))
-          problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, slug)}; keep one`);
+        if (reading.has(locale)) problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, key)}; keep one`);
         continue;
       }
-      files.set(slug, display);
-      translations.set(slug, [...(translations.get(slug) ?? []), locale]);
+      files.set(key, display);
+      translations.set(key, [...(translations.get(key) ?? []), locale]);
       if (!reading.has(locale)) continue;
       try {
         const text = readFileSync(file, 'utf8');
         const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display);
-        sources.push({ locale, slug, file: display, front: data, body, bodyLine, slugLine: keyLines.slug ?? 2 });
+        sources.push({ locale, key, file: display, front: data, body, bodyLine, slugLine: keyLines.slug ?? 2 });
       } catch (error) {
         problems.push((error as Error).message);
       }
@@ -122,13 +123,13 @@ export function loadSite(
     }
   }
 
-  const recordOf = (locale: string, slug: string) => {
+  const recordOf = (locale: string, key: PageKey) => {
     const record = records.get(locale);
-    return record && Object.hasOwn(record, slug) ? { recorded: record[slug]! } : {};
+    return record && Object.hasOwn(record, key) ? { recorded: record[key]! } : {};
   };
 
   const { slugs, problems: pathProblems } = localizeSlugs(
-    sources.map(({ locale, slug, file, front, slugLine }) => ({ locale, key: slug, file, slug: front.slug, slugLine })),
+    sources.map(({ locale, key, file, front, slugLine }) => ({ locale, key, file, slug: front.slug, slugLine })),
     read,
     defaultLocale,
   );
@@ -164,10 +165,10 @@ export function loadSite(
         }
       }
     }
-    pages.get(servingLocale)!.set(source.slug, {
+    pages.get(servingLocale)!.set(source.key, {
       ...source.front,
-      slug: source.slug,
-      localSlug: served.get(source.slug)!,
+      key: source.key,
+      localPath: served.get(source.key)!,
       contentLocale: source.locale,
       html: utf8Text(html),
       headings: () => headings,
@@ -175,7 +176,7 @@ export function loadSite(
       textLength: textLength(source.body),
       file: source.file,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
-      ...(servingLocale === source.locale && recordOf(source.locale, source.slug)),
+      ...(servingLocale === source.locale && recordOf(source.locale, source.key)),
     });
   };
   const serves = new Set(serving);
@@ -183,7 +184,7 @@ export function loadSite(
   // A page missing in a locale but present in the default one is served from the default.
   for (const source of sources) {
     if (source.locale !== defaultLocale) continue;
-    for (const locale of serving) if (!pages.get(locale)!.has(source.slug)) compile(source, locale);
+    for (const locale of serving) if (!pages.get(locale)!.has(source.key)) compile(source, locale);
   }
 
   if (problems.length) throw new ContentError(problems);
@@ -202,8 +203,7 @@ function utf8Text(text: string): () => string {
   return () => bytes.toString();
 }
 
-function markdownLabels(locale: string, messages: MessageCatalog): MarkdownLabels {
-  const intl = makeIntl(locale, messages.get(locale) ?? {});
+function markdownLabels(intl: SiteIntl): MarkdownLabels {
   return {
     table: (number) => intl.formatMessage({ id: 'content.table' }, { number }),
     code: (number) => intl.formatMessage({ id: 'content.code' }, { number }),
@@ -212,7 +212,7 @@ function markdownLabels(locale: string, messages: MessageCatalog): MarkdownLabel
 }
 
 /** `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''. */
-export function slugOf(relativeFile: string): string {
+export function keyOf(relativeFile: string): string {
   const parts = relativeFile.split(/[\\/]/);
   const last = parts.pop()!.replace(/\.md$/, '');
   if (last !== 'index') parts.push(last);

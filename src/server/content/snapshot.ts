@@ -159,7 +159,7 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
     const [locale, { at, ...page }] = JSON.parse(line.text) as [string, StoredPage];
     const [offset, htmlBytes, headingsBytes] = at;
     const start = starts.get(locale)! + offset;
-    pages.get(locale)!.set(page.slug, {
+    pages.get(locale)!.set(page.key, {
       ...page,
       sections: [],
       html: () => read(start, htmlBytes),

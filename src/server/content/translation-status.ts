@@ -1,10 +1,11 @@
+import type { PageKey } from './paths.ts';
 import type { Site } from './site.ts';
 import { type TranslationStatus, translationStatus } from './translation-record.ts';
 
 /** One page in one locale other than the default. */
 export type TranslationRow = {
   locale: string;
-  slug: string;
+  key: PageKey;
   status: TranslationStatus;
   /** The default-locale source's fingerprint now. */
   source: string;
@@ -22,13 +23,13 @@ export function translationRows(site: Site): TranslationRow[] {
   for (const locale of site.locales) {
     if (locale === site.defaultLocale) continue;
     const pages = site.pages.get(locale)!;
-    for (const [slug, source] of sources) {
-      const page = pages.get(slug);
+    for (const [key, source] of sources) {
+      const page = pages.get(key);
       const translated = page !== undefined && page.contentLocale === locale;
       const recorded = translated ? page.recorded : undefined;
       rows.push({
         locale,
-        slug,
+        key,
         status: translationStatus(translated, recorded, source.fingerprint),
         source: source.fingerprint,
         ...(recorded !== undefined && { recorded }),

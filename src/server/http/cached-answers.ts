@@ -33,12 +33,12 @@ const PER_REQUEST = new Set(['x-request-id', 'strict-transport-security', 'conne
 const SLASH = 47;
 
 export function cachedAnswers({
-  pages,
+  rendered,
   lifecycle,
   log,
   trustProxy,
 }: {
-  pages: RenderCache;
+  rendered: RenderCache;
   lifecycle: Lifecycle;
   log: Logger;
   trustProxy: number;
@@ -49,7 +49,7 @@ export function cachedAnswers({
     if (req.method !== 'GET' || lifecycle.draining || url.charCodeAt(0) !== SLASH) return false;
     const { headers } = req;
     if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
-    const stored = pages.get(url);
+    const stored = rendered.get(url);
     if (!stored) return false;
     const encoding = chooseEncoding(headers['accept-encoding']);
     const sentWith = stored.sentWith[encoding];

@@ -1,3 +1,4 @@
+import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import type { LogLevel } from '../config.ts';
 
 /**
@@ -28,7 +29,7 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
  * (a container's log driver), so a batch never goes over it; a longer line (a stack)
  * goes alone.
  */
-const BATCH_BYTES = 4096;
+const BATCH_BYTES = MEMORY_BOUNDS.logBatchBytes;
 const BATCH_MS = 50;
 
 /**

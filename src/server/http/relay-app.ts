@@ -1,13 +1,13 @@
-import Koa, { type Middleware } from 'koa';
-import { accessLog } from './access-log.ts';
+import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import { cachePolicy } from './cache-policy.ts';
 import type { Config } from '../config.ts';
-import { appErrorListener, errorsMiddleware, HttpError } from './errors.ts';
+import { HttpError } from './errors.ts';
+import { createEdgeApp } from './edge-app.ts';
 import { FIXED_ROUTES } from './fixed-routes.ts';
 import { healthMiddleware } from './health.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './log.ts';
-import { securityHeaders } from './security-headers.ts';
 
 type Parts = {
   config: Config;
@@ -26,22 +26,14 @@ type Parts = {
  * is a 404. The limits, logging and shutdown are serve.ts's, as for the full server.
  */
 export function createRelayApp({ config, log, lifecycle, relay, build }: Parts): Koa {
-  const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
-  app.silent = true;
-  app.on('error', appErrorListener(log));
+  const app = createEdgeApp({
+    config,
+    log,
+    lifecycle,
+    // No site, no messages: the relay's own callers are browsers' SDKs, which read the status only.
+    errorText: () => ({ lang: 'en', title: 'Something went wrong', body: 'The relay could not take this report.' }),
+  });
   const health = healthMiddleware({ lifecycle, build, never: cachePolicy(config.pageMaxAge).never });
-
-  app.use(accessLog(log));
-  app.use(securityHeaders({ trustProxy: config.trustProxy }));
-  app.use(lifecycle.middleware());
-  app.use(
-    errorsMiddleware({
-      log,
-      showStacks: !config.production,
-      // No site, no messages: the relay's own callers are browsers' SDKs, which read the status only.
-      text: () => ({ lang: 'en', title: 'Something went wrong', body: 'The relay could not take this report.' }),
-    }),
-  );
   app.use((ctx, next) => {
     if (ctx.path === relay.path) return relay.middleware(ctx, next);
     if (ctx.path === FIXED_ROUTES.health && (ctx.method === 'GET' || ctx.method === 'HEAD')) return health(ctx, next);

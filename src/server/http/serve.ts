@@ -17,9 +17,9 @@ type Parts = {
   log: Logger;
   relay?: { path: string; middleware: import('koa').Middleware; close(): Promise<void> } | null;
 } & (
-  | { runtime: PreparedSite }
+  | { site: PreparedSite }
   /** `SERVE=relay`: the relay alone (relay-app.ts); `build` for /healthz and the log. */
-  | { runtime?: undefined; relayOnly: { build: string | null } }
+  | { site?: undefined; relayOnly: { build: string | null } }
 );
 
 /**
@@ -32,9 +32,9 @@ export function serve(parts: Parts): Promise<Serving> {
   const lifecycle = new Lifecycle();
   let handle: RequestListener;
   let build: string | null;
-  if (parts.runtime) {
-    handle = createSite({ config, runtime: parts.runtime, log, lifecycle, relay: relay ?? null }).handle;
-    build = parts.runtime.manifest.build;
+  if (parts.site) {
+    handle = createSite({ config, site: parts.site, log, lifecycle, relay: relay ?? null }).handle;
+    build = parts.site.manifest.build;
   } else {
     if (!relay) throw new Error('SERVE=relay needs the relay (SENTRY_DSN)');
     handle = createRelayApp({ config, log, lifecycle, relay, build: parts.relayOnly.build }).callback();
@@ -94,7 +94,7 @@ export function serve(parts: Parts): Promise<Serving> {
         url: `http://${shown}:${port}`,
         build,
         pid: process.pid,
-        ...(parts.runtime ? {} : { serve: 'relay' }),
+        ...(parts.site ? {} : { serve: 'relay' }),
       });
       resolve({ server, lifecycle, shutdown });
     });

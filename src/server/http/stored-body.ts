@@ -1,3 +1,4 @@
+import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import Negotiator from 'negotiator';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, createBrotliCompress, createGzip, gzip as gzipCallback, gzipSync } from 'node:zlib';
@@ -108,7 +109,7 @@ function compact(buffer: Buffer): Buffer {
  * a quarter of a slab gets a buffer of its own.
  */
 export class BodyArena {
-  static readonly SLAB_BYTES = 1024 * 1024;
+  static readonly SLAB_BYTES = MEMORY_BOUNDS.slabBytes;
   #slab = Buffer.alloc(0);
   #used = 0;
 

@@ -17,6 +17,7 @@ export type PageDecision =
   | { kind: 'redirect'; status: 302 | 308; location: string; negotiated: boolean }
   | { kind: 'reject'; status: 400 | 414; reason: string };
 
+/** `path` and `search`: the URL's, as sent (percent-encoded); the two headers negotiation reads. */
 export type PageRequest = { path: string; search: string; cookie: string | undefined; acceptLanguage: string | undefined };
 
 export type Decider = (request: PageRequest) => PageDecision;
@@ -53,25 +54,29 @@ export function createDecider(
         return { kind: 'redirect', status: 302, location: target, negotiated: true };
       }
       case 'page': {
-        // The search page is made from the query, not from content.
-        if (matchRoute(location.slug) === 'search') {
+        // `slug` is what the visitor asked for under the locale, decoded; a page is
+        // found by it, and then known by its key (its file under pages/, the same
+        // in every locale). Its own path in this locale may be spelled differently.
+        const { locale, slug } = location;
+        // The search page is made from the query, not from content; its slug is never localized.
+        if (matchRoute(slug) === 'search') {
           const query = parseSearchQuery(search);
           if (query.kind === 'reject') return query;
-          return { kind: 'page', page: store.searchPage(location.locale, query.query, siteSearch.search(location.locale, query.query)) };
+          return { kind: 'page', page: store.searchPage(locale, query.query, siteSearch.search(locale, query.query)) };
         }
-        const found = paths.find(location.locale, location.slug);
+        const found = paths.find(locale, slug);
         if (found) {
           // One URL per page: the default locale's path here (`/de/about`), or another
           // spelling of the path (`%e6` for `%E6`), is a permanent redirect to it.
-          const canonical = paths.pathOf(location.locale, found.key);
-          if (!found.canonical || canonical !== path) {
-            return { kind: 'redirect', status: 308, location: canonical + urlSafe(search), negotiated: false };
+          const pagePath = paths.pathOf(locale, found.key);
+          if (!found.canonical || pagePath !== path) {
+            return { kind: 'redirect', status: 308, location: pagePath + urlSafe(search), negotiated: false };
           }
         }
-        const page = found && store.find(location.locale, found.key);
+        const page = found && store.find(locale, found.key);
         // The not-found page names the path decoded, as the visitor typed it; React escapes it.
-        const shown = `/${location.locale}${location.slug ? `/${location.slug}` : ''}`;
-        return { kind: 'page', page: page ?? store.notFound(location.locale, shown) };
+        const asked = `/${locale}${slug ? `/${slug}` : ''}`;
+        return { kind: 'page', page: page ?? store.notFound(locale, asked) };
       }
     }
   };

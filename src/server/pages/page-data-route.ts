@@ -9,7 +9,7 @@ import type { PageStore } from './page-store.ts';
 import type { RenderCache } from '../http/bounded-cache.ts';
 import { answeredNotModified, negotiateEncoding, sendStored } from '../http/send.ts';
 
-type Deps = {
+type PageDataRouteParts = {
   decide: Decider;
   store: PageStore;
   build: string;
@@ -22,7 +22,7 @@ type Deps = {
  * The same parse -> decide as a document request, answered as JSON. (A locale's
  * messages are an asset of their own: message-assets.ts.)
  */
-export function pageDataMiddleware({ decide, store, build, cache, policy }: Deps): Middleware {
+export function pageDataMiddleware({ decide, store, build, cache, policy }: PageDataRouteParts): Middleware {
   return async (ctx) => {
     const target = parseDataUrl(ctx.path);
     if (!target) throw new HttpError(404, 'Not found');

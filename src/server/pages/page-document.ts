@@ -8,13 +8,14 @@ import type { Manifest } from '../site/manifest.ts';
 import type { PageStore } from './page-store.ts';
 import { type RenderedDocument, renderDocument } from './render.ts';
 import { BoundedCache } from '../http/bounded-cache.ts';
+import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 
 export type RenderOptions = { waitForAll: boolean; timeoutMs: number; onError: (error: unknown) => void };
 
 /** A page's whole document, at once or as a stream (render.ts): what the server sends and the static export writes (one renderer for both). */
 export type DocumentRenderer = (page: PageData, options: RenderOptions) => Promise<RenderedDocument>;
 
-type Deps = {
+type DocumentRendererParts = {
   store: PageStore;
   manifest: Manifest;
   monitoring: MonitoringInit | null;
@@ -24,10 +25,10 @@ type Deps = {
   messageUrls: MessageUrls;
 };
 
-/** Characters of page shells kept: the default site's 85 pages need 454,000 (5,300 a page); at 10,000 pages (about 11,000 a page) about 90 are kept. */
-const SHELL_CACHE_CHARS = 1024 * 1024;
+/** Page shells kept (memory-bounds.ts): all of a small site's; on a large one, the pages asked for most. */
+const SHELL_CACHE_CHARS = MEMORY_BOUNDS.shellChars;
 
-export function documentRenderer({ store, manifest, monitoring, searchIndexes, messageUrls }: Deps): DocumentRenderer {
+export function documentRenderer({ store, manifest, monitoring, searchIndexes, messageUrls }: DocumentRendererParts): DocumentRenderer {
   // What the embedded JSON holds beside the page (where each locale's messages and
   // search index are, the monitoring settings) is the same for every page: serialized once.
   const rest = serializePayloadRest({ messages: messageUrls, search: searchIndexes, ...(monitoring && { monitoring }) });
@@ -37,7 +38,7 @@ export function documentRenderer({ store, manifest, monitoring, searchIndexes, m
   // came to 30 MB of heap). Search and not-found pages are made per request and are not kept.
   const shells = new BoundedCache<DocumentShell>(SHELL_CACHE_CHARS, (shell) => shell.before.length + shell.after.length);
   const shellOf = (page: PageData): DocumentShell => {
-    const kept = page.status === 200 && page.screen.screen !== 'search';
+    const kept = page.status === 200 && page.screen.kind !== 'search';
     let shell = kept ? shells.get(page.path) : undefined;
     if (!shell) {
       shell = {

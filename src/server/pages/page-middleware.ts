@@ -15,7 +15,7 @@ import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream
 import type { MessageUrls, MonitoringInit, PageData, SearchIndexes } from '../../routes/types.ts';
 import { searchPath } from '../../routes/search/query.ts';
 
-type Deps = {
+type PageMiddlewareParts = {
   decide: Decider;
   store: PageStore;
   manifest: Manifest;
@@ -35,9 +35,9 @@ type Deps = {
 };
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
-export function pagesMiddleware(deps: Deps): Middleware {
-  const { decide, policy } = deps;
-  const sendDeps = { ...deps, render: documentRenderer(deps) };
+export function pageMiddleware(parts: PageMiddlewareParts): Middleware {
+  const { decide, policy } = parts;
+  const sending = { ...parts, render: documentRenderer(parts) };
   return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -66,7 +66,7 @@ export function pagesMiddleware(deps: Deps): Middleware {
         }
         return;
       case 'page':
-        return sendPage(ctx, decision.page, sendDeps);
+        return sendPage(ctx, decision.page, sending);
     }
   };
 }
@@ -74,7 +74,7 @@ export function pagesMiddleware(deps: Deps): Middleware {
 async function sendPage(
   ctx: Context,
   page: PageData,
-  { store, renderTimeoutMs, log, cache, notFoundCache, searchCache, policy, render }: Deps & { render: DocumentRenderer },
+  { store, renderTimeoutMs, log, cache, notFoundCache, searchCache, policy, render }: PageMiddlewareParts & { render: DocumentRenderer },
 ): Promise<void> {
   ctx.state.locale = page.locale;
   // The status is known before the first byte: a missing page is a real 404.
@@ -90,7 +90,7 @@ async function sendPage(
   // the pages: the queries are the visitors', so they must not push real pages out.
   const { screen } = page;
   const [pages, key] =
-    screen.screen === 'search'
+    screen.kind === 'search'
       ? [searchCache, searchPath(page.locale, screen.query)]
       : [page.status === 200 ? cache : notFoundCache, page.path];
   const stored = pages?.get(key);

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { directionOf } from '../../i18n/locales.ts';
-import type { CompiledMessages, Translator } from '../../i18n/intl.ts';
-import { makeServerIntl } from '../site/server-intl.ts';
+import { languageName, type LocaleMessages, localeMessages, type SiteIntl } from '../../i18n/intl.ts';
+import { makeServerIntls } from '../site/server-intl.ts';
 import { SECTIONS } from '../../routes/layout.tsx';
 import type { SearchResults } from '../../routes/search/engine.ts';
 import { searchPageData } from '../../routes/search/page.ts';
 import type { Head, LocaleLink, NavEntry, PageData } from '../../routes/types.ts';
 import type { Site, SourcePage } from '../content/site.ts';
+import type { PageKey } from '../content/paths.ts';
 import { BoundedCache } from '../http/bounded-cache.ts';
+import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import type { MessageCatalog } from '../content/messages.ts';
 import { screenMaker } from './screen-data.ts';
 import { translationStatus } from '../content/translation-record.ts';
@@ -22,12 +24,13 @@ import { makeShareTags, type ShareTagMaker } from '../site/share-tags.ts';
  * names the requested path) is made per request.
  */
 export type PageStore = {
-  find(locale: string, slug: string): PageData | undefined;
+  find(locale: string, key: PageKey): PageData | undefined;
   notFound(locale: string, path: string): PageData;
   /** The search page for a query and its results: `noindex` (no canonical), the switcher keeps the query. */
   searchPage(locale: string, query: string, results: SearchResults): PageData;
-  intl(locale: string): Translator;
-  messages(locale: string): CompiledMessages;
+  intl(locale: string): SiteIntl;
+  /** A locale's messages with the default locale's fallbacks: what its IntlShape formats, and the browser's asset. */
+  messages(locale: string): LocaleMessages;
   /** A strong validator for a stored page: changes with the build, the page data and its locale's messages. */
   etag(page: PageData): string | undefined;
   /**
@@ -35,12 +38,14 @@ export type PageStore = {
    * (percent-encoded, as in URLs) and the locales that really translate it: the
    * sitemap's and the export's source.
    */
-  entries(): Iterable<{ locale: string; slug: string; path: string; translated: readonly string[] }>;
+  entries(): Iterable<{ locale: string; key: PageKey; path: string; translated: readonly string[] }>;
 };
 
 type Options = {
   site: Site;
   messages: MessageCatalog;
+  /** Each locale's IntlShape (server-intl.ts); by default made here, reporting failures on stderr. */
+  intls?: ReadonlyMap<string, SiteIntl>;
   publicUrl: string;
   build: string;
   /** HTML characters of the PageData kept at most (the default site's 85 pages hold 430,000: all of them). */
@@ -49,19 +54,20 @@ type Options = {
   share?: ShareTagMaker;
 };
 
-const DEFAULT_MAX_CACHED_CHARS = 2 * 1024 * 1024;
+const DEFAULT_MAX_CACHED_CHARS = MEMORY_BOUNDS.pageDataChars;
 
 export function buildPageStore({
   site,
   messages,
+  intls = makeServerIntls(messages, site.defaultLocale),
   publicUrl,
   build,
   maxCachedChars = DEFAULT_MAX_CACHED_CHARS,
   share = makeShareTags({ publicUrl, images: {}, links: { pathOf: site.paths.pathOf, feedOf: () => null } }),
 }: Options): PageStore {
-  const intls = new Map(site.locales.map((locale) => [locale, makeServerIntl(locale, messages.get(locale)!)]));
-  const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(locale, locale), locale)]));
-  const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(messages.get(locale)))]));
+  const bundles = new Map(site.locales.map((locale) => [locale, localeMessages(locale, messages, site.defaultLocale)]));
+  const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(intls.get(locale)!, locale), locale)]));
+  const messageHashes = new Map(site.locales.map((locale) => [locale, sha256(JSON.stringify(bundles.get(locale)))]));
   const switchers = new Map<string, LocaleLink[]>();
   const { paths } = site;
   const navs = new Map(
@@ -74,9 +80,9 @@ export function buildPageStore({
   /** What one locale's pages share, made once. */
   const makers = new Map(
     site.locales.map((locale) => {
-      const screenFor = screenMaker(locale, site.pages.get(locale)!);
-      const names = new Intl.DisplayNames([locale], { type: 'language' });
       const intl = intls.get(locale)!;
+      const screenFor = screenMaker(intl, site.pages.get(locale)!);
+      const nameOf = (code: string) => languageName(intl, code);
       const make = (page: SourcePage): PageData | null => {
         const screen = screenFor(page);
         if (!screen) return null;
@@ -85,17 +91,17 @@ export function buildPageStore({
           status: 200,
           locale,
           dir: directionOf(locale),
-          path: paths.pathOf(locale, page.slug),
+          path: paths.pathOf(locale, page.key),
           head: makeHead(page, intl, site, publicUrl, share),
           nav: navs.get(locale)!,
-          locales: switcherFor(page.slug),
+          locales: switcherFor(page.key),
           fallback:
             page.contentLocale === locale
               ? null
               : {
                   contentLocale: page.contentLocale,
-                  language: names.of(locale) ?? locale,
-                  original: names.of(page.contentLocale) ?? page.contentLocale,
+                  language: nameOf(locale),
+                  original: nameOf(page.contentLocale),
                 },
           outdated: outdatedNotice(page),
           screen,
@@ -103,25 +109,25 @@ export function buildPageStore({
       };
       const defaultPages = site.pages.get(site.defaultLocale)!;
       const outdatedNotice = (page: SourcePage): PageData['outdated'] => {
-        const source = defaultPages.get(page.slug);
+        const source = defaultPages.get(page.key);
         if (locale === site.defaultLocale || page.contentLocale !== locale || !source) return null;
         if (translationStatus(true, page.recorded, source.fingerprint) !== 'outdated') return null;
         return {
           lang: site.defaultLocale,
-          original: names.of(site.defaultLocale) ?? site.defaultLocale,
-          path: paths.pathOf(site.defaultLocale, page.slug),
+          original: nameOf(site.defaultLocale),
+          path: paths.pathOf(site.defaultLocale, page.key),
         };
       };
       return [locale, make];
     }),
   );
 
-  /** The switcher is the same for a slug in every locale: one array, shared. */
-  function switcherFor(slug: string): LocaleLink[] {
-    let links = switchers.get(slug);
+  /** The switcher is the same for a page in every locale: one array, shared. */
+  function switcherFor(key: PageKey): LocaleLink[] {
+    let links = switchers.get(key);
     if (!links) {
-      links = localeLinks(site, slug, autonyms);
-      switchers.set(slug, links);
+      links = localeLinks(site, key, autonyms);
+      switchers.set(key, links);
     }
     return links;
   }
@@ -130,15 +136,15 @@ export function buildPageStore({
   const etags = new WeakMap<PageData, string>();
 
   return {
-    find(locale, slug) {
-      const key = `${locale}/${slug}`;
-      const cached = made.get(key);
+    find(locale, key) {
+      const cacheKey = `${locale}/${key}`;
+      const cached = made.get(cacheKey);
       if (cached) return cached;
-      const source = site.pages.get(locale)?.get(slug);
+      const source = site.pages.get(locale)?.get(key);
       const page = source && makers.get(locale)!(source);
       if (!page) return undefined;
       etags.set(page, `"${sha256(`${build}\0${messageHashes.get(locale)}\0${JSON.stringify(page)}`).slice(0, 27)}"`);
-      made.set(key, page);
+      made.set(cacheKey, page);
       return page;
     },
     etag: (page) => etags.get(page),
@@ -162,7 +168,7 @@ export function buildPageStore({
         locales: switcherFor(''),
         fallback: null,
         outdated: null,
-        screen: { screen: 'not-found', path },
+        screen: { kind: 'not-found', path },
       };
     },
     searchPage(locale, query, results) {
@@ -170,11 +176,11 @@ export function buildPageStore({
       return searchPageData({ build, intl: intls.get(locale)!, chrome, locales: switcherFor(''), query, results });
     },
     intl: (locale) => intls.get(locale)!,
-    messages: (locale) => messages.get(locale)!,
+    messages: (locale) => bundles.get(locale)!,
     *entries() {
       for (const [locale, pages] of site.pages) {
-        for (const slug of pages.keys())
-          yield { locale, slug, path: paths.pathOf(locale, slug), translated: site.translations.get(slug) ?? [] };
+        for (const key of pages.keys())
+          yield { locale, key, path: paths.pathOf(locale, key), translated: site.translations.get(key) ?? [] };
       }
     },
   };
@@ -189,34 +195,30 @@ function sha256(text: string): string {
  * text served in another locale) is a copy, so its canonical is the original, and
  * no alternate ever points at one.
  */
-function makeHead(page: SourcePage, intl: Translator, site: Site, publicUrl: string, share: ShareTagMaker): Head {
+function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: string, share: ShareTagMaker): Head {
   const { paths } = site;
-  const translated = site.translations.get(page.slug) ?? [];
-  const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.slug) }));
+  const translated = site.translations.get(page.key) ?? [];
+  const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.key) }));
   if (translated.includes(site.defaultLocale)) {
-    alternates.push({ hreflang: 'x-default', href: publicUrl + paths.pathOf(site.defaultLocale, page.slug) });
+    alternates.push({ hreflang: 'x-default', href: publicUrl + paths.pathOf(site.defaultLocale, page.key) });
   }
   const siteName = intl.formatMessage({ id: 'site.name' });
   const head = {
-    title: page.slug === '' ? `${siteName} · ${page.title}` : `${page.title} · ${siteName}`,
+    title: page.key === '' ? `${siteName} · ${page.title}` : `${page.title} · ${siteName}`,
     description: page.description,
-    canonical: publicUrl + paths.pathOf(page.contentLocale, page.slug),
+    canonical: publicUrl + paths.pathOf(page.contentLocale, page.key),
     alternates,
   };
   return { ...head, ...share.page(page, intl, head, site.pages.get(intl.locale)!) };
 }
 
-function localeLinks(site: Site, slug: string, autonyms: Map<string, string>): LocaleLink[] {
+function localeLinks(site: Site, key: PageKey, autonyms: Map<string, string>): LocaleLink[] {
   return site.locales.map((locale) => ({
     locale,
     name: autonyms.get(locale)!,
-    path: site.paths.pathOf(locale, slug),
+    path: site.paths.pathOf(locale, key),
     dir: directionOf(locale),
   }));
-}
-
-function languageName(inLocale: string, locale: string): string {
-  return new Intl.DisplayNames([inLocale], { type: 'language' }).of(locale) ?? locale;
 }
 
 function capitalise(text: string, locale: string): string {

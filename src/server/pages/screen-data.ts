@@ -5,6 +5,7 @@ import { matchRoute } from '../../routes/match.ts';
 import { pagePath } from '../../routes/location.ts';
 import type { Heading, Link, NavNode, PostSummary, ScreenData } from '../../routes/types.ts';
 import type { SourcePage } from '../content/site.ts';
+import type { SiteIntl } from '../../i18n/intl.ts';
 
 /** Reading speed in characters per minute: about 200 words a minute in alphabetic scripts, ~500 characters in Japanese. */
 const CHARS_PER_MINUTE: Record<string, number> = { ja: 500, zh: 500 };
@@ -20,15 +21,16 @@ export type ScreenMaker = (page: SourcePage) => ScreenData | null;
  * What every screen of one locale shares (the post list, the docs tree and its
  * reading order) is built here once; the returned function makes one page's screen.
  */
-export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePage>): ScreenMaker {
-  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePage>): ScreenMaker {
+  const { locale } = intl;
+  const dates = (date: Date) => intl.formatDate(date, { dateStyle: 'long', timeZone: 'UTC' });
   const linkTo = (page: SourcePage): Link => ({
     title: page.title,
-    path: pagePath(locale, page.localSlug),
+    path: pagePath(locale, page.localPath),
     lang: page.contentLocale === locale ? undefined : page.contentLocale,
   });
   const posts: PostSummary[] = [...pages.values()]
-    .filter((page) => matchRoute(page.slug) === 'blog-post')
+    .filter((page) => matchRoute(page.key) === 'blog-post')
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
   const docs = docsNavigation(pages, linkTo);
@@ -36,16 +38,16 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
   return (page) => {
     const { title } = page;
     const html = page.html();
-    switch (matchRoute(page.slug)) {
+    switch (matchRoute(page.key)) {
       case 'home':
-        return { screen: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
+        return { kind: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
       case 'docs':
-        return { screen: 'docs', title, html, toc: tableOfContents(page.headings()), ...docs.around(page.slug) };
+        return { kind: 'docs', title, html, toc: tableOfContents(page.headings()), ...docs.around(page.key) };
       case 'blog-index':
-        return { screen: 'blog-index', title, html, posts };
+        return { kind: 'blog-index', title, html, posts };
       case 'blog-post':
         return {
-          screen: 'blog-post',
+          kind: 'blog-post',
           title,
           html,
           ...formatDate(page, dates),
@@ -53,7 +55,7 @@ export function screenMaker(locale: string, pages: ReadonlyMap<string, SourcePag
           readingMinutes: readingMinutes(page),
         };
       case 'article':
-        return { screen: 'article', title, html };
+        return { kind: 'article', title, html };
       default:
         return null;
     }
@@ -77,14 +79,14 @@ type TreeNode = { slug: string; link: Link; children: TreeNode[] };
  * the same sections share one sidebar.
  */
 export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (page: SourcePage) => Link) {
-  const docs = [...pages.values()].filter((page) => page.slug === 'docs' || page.slug.startsWith('docs/'));
-  const nodes = new Map<string, TreeNode>(docs.map((page) => [page.slug, { slug: page.slug, link: navLink(page, linkTo), children: [] }]));
+  const docs = [...pages.values()].filter((page) => page.key === 'docs' || page.key.startsWith('docs/'));
+  const nodes = new Map<string, TreeNode>(docs.map((page) => [page.key, { slug: page.key, link: navLink(page, linkTo), children: [] }]));
   const byOrder = (a: SourcePage, b: SourcePage) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.title.localeCompare(b.title);
   const top: TreeNode[] = [];
-  for (const page of docs.filter((page) => page.slug !== 'docs').sort(byOrder)) {
-    const parent = nodes.get(parentSlug(page.slug));
+  for (const page of docs.filter((page) => page.key !== 'docs').sort(byOrder)) {
+    const parent = nodes.get(parentSlug(page.key));
     // A folder without its own index page hangs its children on the top level.
-    (parent && parent.slug !== 'docs' ? parent.children : top).push(nodes.get(page.slug)!);
+    (parent && parent.slug !== 'docs' ? parent.children : top).push(nodes.get(page.key)!);
   }
   const root = nodes.get('docs');
   const roots = root ? [root, ...top] : top;
@@ -144,7 +146,7 @@ export function readingMinutes(page: Pick<SourcePage, 'contentLocale' | 'textLen
   return Math.max(1, Math.round(page.textLength / perMinute));
 }
 
-function formatDate(page: SourcePage, dates: Intl.DateTimeFormat) {
+function formatDate(page: SourcePage, dates: (date: Date) => string) {
   const isoDate = page.date ?? '';
-  return { isoDate, date: isoDate ? dates.format(new Date(`${isoDate}T00:00:00Z`)) : '' };
+  return { isoDate, date: isoDate ? dates(new Date(`${isoDate}T00:00:00Z`)) : '' };
 }

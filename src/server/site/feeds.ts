@@ -48,14 +48,14 @@ export function buildFeeds({ site, siteName: nameIn, publicUrl }: Options): Feed
 
   for (const locale of site.locales) {
     const pages = [...site.pages.get(locale)!.values()];
-    const blog = pages.find((page) => matchRoute(page.slug) === 'blog-index');
+    const blog = pages.find((page) => matchRoute(page.key) === 'blog-index');
     if (!blog) continue;
-    const blogPath = pathOf(locale, blog.slug);
+    const blogPath = pathOf(locale, blog.key);
     const siteName = nameIn(locale);
-    const posts = pages.filter((page) => matchRoute(page.slug) === 'blog-post').sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
+    const posts = pages.filter((page) => matchRoute(page.key) === 'blog-post').sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
     const entries: FeedEntry[] = posts
       .slice(0, FEED_ENTRIES)
-      .map((post) => entryOf(post, locale, publicUrl + pathOf(locale, post.slug), tag));
+      .map((post) => entryOf(post, locale, publicUrl + pathOf(locale, post.key), tag));
     const path = feedPath(blogPath);
     const title = `${blog.title} · ${siteName}`;
     // The feed's id must never change: it is dated by the blog's first post ever, not
@@ -65,7 +65,7 @@ export function buildFeeds({ site, siteName: nameIn, publicUrl }: Options): Feed
       undefined,
     );
     const body = atomFeed({
-      id: tag(oldest, locale, blog.slug, publicUrl + blogPath),
+      id: tag(oldest, locale, blog.key, publicUrl + blogPath),
       title,
       subtitle: blog.description,
       language: locale,
@@ -90,7 +90,7 @@ function entryOf(
   tag: (day: string | undefined, locale: string, slug: string, url: string) => string,
 ): FeedEntry {
   return {
-    id: tag(post.date, locale, post.slug, url),
+    id: tag(post.date, locale, post.key, url),
     title: post.title,
     url,
     summary: post.description,

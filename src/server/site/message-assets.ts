@@ -1,4 +1,5 @@
-// Each locale's UI messages as a file of its own, for the browser: a content-hashed
+// Each locale's UI messages (with the default locale's fallbacks: i18n/intl.ts#localeMessages)
+// as a file of its own, for the browser: a content-hashed
 // URL under /assets (cached for a year, shared by every page of the locale), which a
 // document names and preloads instead of carrying 4-6 KB of messages in every page.
 import type { MessageUrls } from '../../routes/types.ts';

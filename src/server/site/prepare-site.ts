@@ -11,7 +11,8 @@ import { StoredBody } from '../http/stored-body.ts';
 import { buildFeeds, type Feeds } from './feeds.ts';
 import { checkShareImages } from './share-image.ts';
 import { makeShareTags } from './share-tags.ts';
-import { makeIntl } from '../../i18n/intl.ts';
+import type { Logger } from '../http/log.ts';
+import { makeServerIntls } from './server-intl.ts';
 
 /** Everything start-up prepares so that requests only look things up. */
 export type PreparedSite = {
@@ -26,18 +27,20 @@ export type PreparedSite = {
   feeds: Feeds;
 };
 
-export async function prepareSite(config: Config): Promise<PreparedSite> {
+/** `log`: where a message that fails to format is reported (once per locale and key); stderr without one. */
+export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): Promise<PreparedSite> {
   const manifest = readManifest(config.distDir);
   const { site, messages, built } = await loadContent(config);
   checkShareImages(site, manifest.images);
-  const siteName = (locale: string) => makeIntl(locale, messages.get(locale)!).formatMessage({ id: 'site.name' });
+  const intls = makeServerIntls(messages, config.defaultLocale, log);
+  const siteName = (locale: string) => intls.get(locale)!.formatMessage({ id: 'site.name' });
   const feeds = buildFeeds({ site, siteName, publicUrl: config.publicUrl });
   const share = makeShareTags({
     publicUrl: config.publicUrl,
     images: manifest.images,
     links: { pathOf: site.paths.pathOf, feedOf: feeds.linkOf },
   });
-  const store = buildPageStore({ site, messages, publicUrl: config.publicUrl, build: manifest.build, share });
+  const store = buildPageStore({ site, messages, intls, publicUrl: config.publicUrl, build: manifest.build, share });
   const search = prepareSearch({ site, manifest, distDir: config.distDir, built, maxDownloadBytes: config.searchIndexMaxKb * 1024 });
   return {
     manifest,

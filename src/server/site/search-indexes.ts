@@ -8,6 +8,7 @@ import type { IndexedPage } from '../../routes/search/engine.ts';
 import { buildSearchIndex } from '../../routes/search/index-writer.ts';
 import type { Site } from '../content/site.ts';
 import { hashedAssetUrl } from './hashed-asset.ts';
+import { createIntlCache, languageName, makeIntl } from '../../i18n/intl.ts';
 
 export type IndexFile = { locale: string; url: string; json: string };
 
@@ -26,14 +27,14 @@ export function indexUrl(locale: string, json: string): string {
 
 /** Every page a locale serves, its own or the default locale's (marked, with the language's name in this locale). */
 export function indexedPages(site: Site, locale: string): IndexedPage[] {
-  const names = new Intl.DisplayNames([locale], { type: 'language' });
+  // Language names only: an IntlShape without messages (the index is made at build time, apart from the server's).
+  const intl = makeIntl({ locale, messages: {}, defaultLocale: locale, defaults: {} }, createIntlCache(), () => {});
   return [...site.pages.get(locale)!.values()]
-    .filter((page) => matchRoute(page.slug) !== 'search')
+    .filter((page) => matchRoute(page.key) !== 'search')
     .map((page) => ({
-      path: pagePath(locale, page.localSlug),
+      path: pagePath(locale, page.localPath),
       title: page.title,
-      fallback:
-        page.contentLocale === locale ? null : { lang: page.contentLocale, language: names.of(page.contentLocale) ?? page.contentLocale },
+      fallback: page.contentLocale === locale ? null : { lang: page.contentLocale, language: languageName(intl, page.contentLocale) },
       sections: page.sections,
     }));
 }

@@ -1,33 +1,24 @@
-import { type CompiledMessages, makeIntl, type Translator } from '../../i18n/intl.ts';
+import { createIntlCache, localeMessages, type MessageFailure, makeIntl, type SiteIntl } from '../../i18n/intl.ts';
+import type { MessageCatalog } from '../content/messages.ts';
+import type { Logger } from '../http/log.ts';
+import { reportServerError } from '../monitoring/server-monitoring.ts';
 
 /**
- * The server's Translator for a locale: the browser's (i18n/intl.ts, the same engine,
- * so hydration sees the same text) with the locale's labels kept. A message without
- * values reads the same at every render and is formatted once; @formatjs/intl, used
- * here before, looked each message's formatter up at every call in a memo keyed by
- * its serialised AST, 5 % of an uncached render. A message that fails to format
- * (a value it needs is missing) shows its key instead of failing the render.
+ * Every locale's IntlShape, made once at start-up with one shared cache of Intl
+ * objects: the same messages and the same fallbacks as the browser's (the asset
+ * message-assets.ts serves is `localeMessages`), so hydration sees the same text.
+ * A message that fails is logged and reported to Sentry (when on) once per locale
+ * and key; the page shows the default locale's message instead.
  */
-export function makeServerIntl(locale: string, messages: CompiledMessages): Translator {
-  const intl = makeIntl(locale, messages);
-  const format = (id: string, values: Parameters<Translator['formatMessage']>[1]): string => {
-    try {
-      return intl.formatMessage({ id }, values);
-    } catch {
-      return id;
-    }
-  };
-  const labels = new Map<string, string>();
-  return {
-    locale,
-    formatMessage: ({ id }, values) => {
-      if (values) return format(id, values);
-      let label = labels.get(id);
-      if (label === undefined) {
-        label = format(id, undefined);
-        labels.set(id, label);
-      }
-      return label;
-    },
-  };
+export function makeServerIntls(catalog: MessageCatalog, defaultLocale: string, log?: Pick<Logger, 'warn'>): Map<string, SiteIntl> {
+  const cache = createIntlCache();
+  const report = (failure: MessageFailure) => reportMessageFailure(failure, log);
+  return new Map([...catalog.keys()].map((locale) => [locale, makeIntl(localeMessages(locale, catalog, defaultLocale), cache, report)]));
+}
+
+function reportMessageFailure({ locale, id, error, cause }: MessageFailure, log: Pick<Logger, 'warn'> | undefined): void {
+  const message = `message "${id}" of locale "${locale}" did not format; the default locale's message (or the key) is shown`;
+  if (log) log.warn(message, { locale, key: id, cause });
+  else process.stderr.write(`polysite: ${message}: ${cause}\n`);
+  reportServerError(error);
 }

@@ -1,4 +1,4 @@
-import type { Translator } from '../../i18n/intl.ts';
+import type { SiteIntl } from '../../i18n/intl.ts';
 import { ATOM_TYPE } from '../../routes/feed.ts';
 import { matchRoute } from '../../routes/match.ts';
 import type { Head, HeadTag } from '../../routes/types.ts';
@@ -117,7 +117,7 @@ export type ShareContext = { publicUrl: string; images: ShareImages; links: Site
 
 /** What the page store calls: a content page's tags, and those of a page made per request. */
 export type ShareTagMaker = {
-  page(page: SourcePage, intl: Translator, head: Pick<Head, 'canonical' | 'alternates'>, pages: ReadonlyMap<string, SourcePage>): ShareHead;
+  page(page: SourcePage, intl: SiteIntl, head: Pick<Head, 'canonical' | 'alternates'>, pages: ReadonlyMap<string, SourcePage>): ShareHead;
   plain(locale: string): ShareHead;
 };
 
@@ -127,7 +127,7 @@ export function makeShareTags({ publicUrl, images, links }: ShareContext): Share
       const locale = intl.locale;
       const siteName = intl.formatMessage({ id: 'site.name' });
       const image = shareImageOf(page, locale, images);
-      const kind = matchRoute(page.slug);
+      const kind = matchRoute(page.key);
       return shareTags({
         kind,
         language: page.contentLocale,
@@ -151,7 +151,7 @@ export function makeShareTags({ publicUrl, images, links }: ShareContext): Share
         feed: links.feedOf(locale),
         // A page served from the default locale (untranslated) is a copy whose canonical is
         // the original: no trail through this locale's pages for it.
-        breadcrumbs: kind === 'docs' && page.contentLocale === locale ? breadcrumbs(page.slug, locale, pages, links, publicUrl) : [],
+        breadcrumbs: kind === 'docs' && page.contentLocale === locale ? breadcrumbs(page.key, locale, pages, links, publicUrl) : [],
       });
     },
     plain: (locale) => plainShareHead(links.feedOf(locale)),

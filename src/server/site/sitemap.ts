@@ -10,13 +10,13 @@ import type { PageStore } from '../pages/page-store.ts';
  */
 export function buildSitemap(store: PageStore, paths: SitePaths, publicUrl: string): string {
   const urls: string[] = [];
-  for (const { locale, slug, path, translated } of store.entries()) {
+  for (const { locale, key, path, translated } of store.entries()) {
     if (!translated.includes(locale)) continue;
     // The same alternates as the page's head: each real translation, and x-default when the default locale has it.
     const hreflangs = translated.includes(paths.defaultLocale) ? [...translated, 'x-default'] : translated;
     const alternates = hreflangs
       .map((other) => {
-        const href = publicUrl + paths.pathOf(other === 'x-default' ? paths.defaultLocale : other, slug);
+        const href = publicUrl + paths.pathOf(other === 'x-default' ? paths.defaultLocale : other, key);
         return `<xhtml:link rel="alternate" hreflang="${other}" href="${escapeHtml(href)}"/>`;
       })
       .join('');

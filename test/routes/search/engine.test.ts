@@ -165,7 +165,7 @@ describe('the default site', () => {
     let checked = 0;
     for (const page of site.pages.get('ja')!.values()) {
       if (page.contentLocale !== 'ja') continue;
-      const path = pagePath('ja', page.localSlug);
+      const path = pagePath('ja', page.localPath);
       const words = new Set(page.sections.flatMap((section) => termsOf(`${section.heading} ${section.text}`, 'ja')));
       for (const word of words) {
         if (!/\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}/u.test(word) || [...word].length < 2) continue;

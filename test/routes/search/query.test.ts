@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dataUrl, pageKey, parseDataUrl } from '../../../src/routes/page-data.ts';
+import { dataUrl, pageDataKey, parseDataUrl } from '../../../src/routes/page-data.ts';
 import { MAX_QUERY_LENGTH, parseSearchQuery, searchPath } from '../../../src/routes/search/query.ts';
 
 describe('parseSearchQuery', () => {
@@ -53,12 +53,12 @@ describe('the search page URL and its page data', () => {
   });
 
   test('a search page is keyed with its query; any other page by its path alone', () => {
-    assert.equal(pageKey({ pathname: '/en/search', search: '?q=render+cache&utm=x' }), '/en/search?q=render%20cache');
-    assert.equal(pageKey({ pathname: '/en/search', search: '' }), '/en/search');
-    assert.equal(pageKey({ pathname: '/en/docs', search: '?q=x' }), '/en/docs');
-    assert.equal(pageKey({ pathname: '/en/docs/search', search: '?q=x' }), '/en/docs/search');
+    assert.equal(pageDataKey({ pathname: '/en/search', search: '?q=render+cache&utm=x' }), '/en/search?q=render%20cache');
+    assert.equal(pageDataKey({ pathname: '/en/search', search: '' }), '/en/search');
+    assert.equal(pageDataKey({ pathname: '/en/docs', search: '?q=x' }), '/en/docs');
+    assert.equal(pageDataKey({ pathname: '/en/docs/search', search: '?q=x' }), '/en/docs/search');
     // What the server refuses is passed on as it is, for the server to refuse.
-    assert.equal(pageKey({ pathname: '/en/search', search: '?q=a&q=b' }), '/en/search?q=a&q=b');
+    assert.equal(pageDataKey({ pathname: '/en/search', search: '?q=a&q=b' }), '/en/search?q=a&q=b');
   });
 
   test('the query of a search page goes after the .json of its data URL, which still parses', () => {

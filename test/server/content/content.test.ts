@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSite, slugOf } from '../../../src/server/content/site.ts';
+import { loadSite, keyOf } from '../../../src/server/content/site.ts';
 import type { ContentError } from '../../../src/server/content/errors.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
 import { MESSAGES, makeLocales, makePage } from '../../helpers/content.ts';
@@ -11,9 +11,9 @@ function compile(dir: string, locales: string[]) {
 }
 
 test('nested folders are nested slugs and index.md is the folder page', () => {
-  assert.equal(slugOf('index.md'), '');
-  assert.equal(slugOf('docs/index.md'), 'docs');
-  assert.equal(slugOf('docs/deploy/heroku.md'), 'docs/deploy/heroku');
+  assert.equal(keyOf('index.md'), '');
+  assert.equal(keyOf('docs/index.md'), 'docs');
+  assert.equal(keyOf('docs/deploy/heroku.md'), 'docs/deploy/heroku');
 });
 
 test('raw HTML in Markdown is escaped, not passed through', () => {

@@ -14,7 +14,7 @@ function source(locale: string, key: string, slug?: string): SlugSource {
 function resolve(sources: SlugSource[]) {
   const { slugs, problems } = localizeSlugs(sources, LOCALES, 'en');
   const pages = new Map(
-    [...slugs].map(([locale, served]) => [locale, new Map([...served].map(([key, localSlug]) => [key, { localSlug }]))]),
+    [...slugs].map(([locale, served]) => [locale, new Map([...served].map(([key, localPath]) => [key, { localPath }]))]),
   );
   return { slugs, problems, paths: sitePaths(pages, 'en') };
 }

@@ -27,13 +27,13 @@ async function serveBrokenPage(logLines: string[]): Promise<{ server: Server; ur
     },
   });
   const config = loadConfig({ LOCALES_DIR: dir, PORT: '0' });
-  const runtime = await prepareSite(config);
-  const good = runtime.store.find('de', '')!;
+  const site = await prepareSite(config);
+  const good = site.store.find('de', '')!;
   // A docs screen without its sidebar makes the Docs component throw during the shell.
-  const broken = { ...good, screen: { screen: 'docs', title: 'x', html: '', previous: null, next: null } } as unknown as PageData;
+  const broken = { ...good, screen: { kind: 'docs', title: 'x', html: '', previous: null, next: null } } as unknown as PageData;
   const app = createApp({
     config,
-    runtime: { ...runtime, decide: () => ({ kind: 'page', page: broken }) },
+    site: { ...site, decide: () => ({ kind: 'page', page: broken }) },
     log: createLogger((line) => logLines.push(line)),
     lifecycle: new Lifecycle(),
   });

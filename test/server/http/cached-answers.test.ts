@@ -34,10 +34,22 @@ function pageHeaders({ headers }: Answer): Record<string, unknown> {
   return rest;
 }
 
+/** One page of each kind the default site has, in a left-to-right and a right-to-left locale. */
+const PAGES_OF_EVERY_KIND = [
+  '/en',
+  '/ar',
+  '/de/docs/anleitungen/installation',
+  '/ar/docs',
+  '/fr/blog',
+  '/ja/blog/introducing-polysite',
+  '/de/ueber-uns',
+  '/ar/%D8%AD%D9%88%D9%84',
+];
+
 describe('a page the render cache holds, answered again (the real site)', () => {
   let site: Awaited<ReturnType<typeof serveApp>>;
   before(async () => {
-    site = await serveApp({ RENDER_CACHE: 'on' });
+    site = await serveApp({ RENDER_CACHE: 'on', TRUST_PROXY: '1' });
   });
   after(() => site.close());
 
@@ -60,6 +72,31 @@ describe('a page the render cache holds, answered again (the real site)', () => 
       assert.equal(first.headers['content-encoding'], acceptEncoding === 'identity' ? undefined : acceptEncoding);
     });
   }
+
+  // The cached lane skips createApp's middleware and replays what the first answer
+  // recorded: a header added to one path and not the other shows up here.
+  test('the cached answer has the same headers as the app’s, for every kind of page, encoding, HEAD and GET, over http and https', async () => {
+    let compared = 0;
+    for (const path of PAGES_OF_EVERY_KIND) {
+      for (const acceptEncoding of ['br', 'gzip', 'identity']) {
+        for (const proto of ['http', 'https']) {
+          const headers = { 'Accept-Encoding': acceptEncoding, 'X-Forwarded-Proto': proto };
+          const fromApp = await ask(site.url, path, headers);
+          assert.equal(fromApp.status, 200, path);
+          const head = await ask(site.url, path, headers, 'HEAD');
+          const cached = await ask(site.url, path, headers);
+          const where = `${path} ${acceptEncoding} ${proto}`;
+          assert.deepEqual(pageHeaders(cached), pageHeaders(fromApp), `GET, cached: ${where}`);
+          assert.deepEqual(pageHeaders(head), pageHeaders(fromApp), `HEAD: ${where}`);
+          assert.equal(head.body.length, 0);
+          assert.ok(cached.body.equals(fromApp.body), where);
+          assert.equal(fromApp.headers['strict-transport-security'] !== undefined, proto === 'https', where);
+          compared++;
+        }
+      }
+    }
+    assert.equal(compared, PAGES_OF_EVERY_KIND.length * 6);
+  });
 });
 
 /**
@@ -90,7 +127,7 @@ async function laneBeforeApp({ trustProxy = 0, logLevel = 'info' as LogLevel, ht
     rememberAnswer(ctx, ctx.path, stored, encoding);
   });
   const toApp = app.callback();
-  const lane = cachedAnswers({ pages, lifecycle, log: createLogger((line) => lines.push(line), logLevel), trustProxy });
+  const lane = cachedAnswers({ rendered: pages, lifecycle, log: createLogger((line) => lines.push(line), logLevel), trustProxy });
   const server = createServer((req, res) => {
     if (lane(req, res)) closeListeners.push(res.listenerCount('close'));
     else toApp(req, res);

@@ -164,7 +164,7 @@ describe('pages', () => {
     assert.equal(body.split('id="polysite-data"').length, 2);
     const payload = payloadOf(body);
     assert.equal(payload.page.path, '/en/docs/routing');
-    assert.equal(payload.page.screen.screen, 'docs');
+    assert.equal(payload.page.screen.kind, 'docs');
     assert.equal(payload.page.screen.html, '');
     assert.match(payload.messages.en, /^\/assets\/messages-en-[0-9A-F]{8}\.json$/, 'the messages are named, not carried');
     assert.equal(payload.messages['nav.home'], undefined);

@@ -23,7 +23,7 @@ test('a page is found by locale and decoded slug, with everything its screen nee
   assert.equal(page.path, '/ar/about');
   assert.equal(page.dir, 'rtl');
   assert.equal(page.fallback, null);
-  assert.deepEqual(page.screen.screen === 'article' && page.screen.title, 'من نحن');
+  assert.deepEqual(page.screen.kind === 'article' && page.screen.title, 'من نحن');
   assert.equal(store.find('ar', 'nope'), undefined);
   assert.equal(store.find('xx', ''), undefined);
 });
@@ -63,7 +63,7 @@ test('a not-found page names the path, is not canonical, and switches to each ho
   const store = await makeStore();
   const page = store.notFound('de', '/de/<x>');
   assert.equal(page.status, 404);
-  assert.deepEqual(page.screen, { screen: 'not-found', path: '/de/<x>' });
+  assert.deepEqual(page.screen, { kind: 'not-found', path: '/de/<x>' });
   assert.equal(page.head.canonical, null);
   assert.deepEqual(page.head.alternates, []);
   assert.deepEqual(
@@ -88,7 +88,7 @@ test('ETags differ per page and change with the build and with the locale’s me
 
 test('entries list every served page with the locales that really translate it', async () => {
   const store = await makeStore();
-  assert.deepEqual([...store.entries()].map(({ locale, slug, translated }) => `${locale}/${slug}: ${translated.join(',')}`).sort(), [
+  assert.deepEqual([...store.entries()].map(({ locale, key, translated }) => `${locale}/${key}: ${translated.join(',')}`).sort(), [
     'ar/: en,de,ar',
     'ar/about: en,ar',
     'de/: en,de,ar',

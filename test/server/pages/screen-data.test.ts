@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readingMinutes, screenMaker } from '../../../src/server/pages/screen-data.ts';
 import type { NavNode, ScreenData } from '../../../src/routes/types.ts';
 import { makePage, makeSite } from '../../helpers/content.ts';
+import { makeServerIntls } from '../../../src/server/site/server-intl.ts';
 
 /** A docs tree: index, two top-level pages, a section with two pages and a sub-section. */
 const DOCS = {
@@ -18,15 +19,15 @@ const DOCS = {
 };
 
 async function screensOf(tree: Record<string, Record<string, string | object>>, locale = Object.keys(tree)[0]!) {
-  const { site } = await makeSite(tree);
+  const { site, messages } = await makeSite(tree);
   const pages = site.pages.get(locale)!;
-  const screenFor = screenMaker(locale, pages);
+  const screenFor = screenMaker(makeServerIntls(messages, site.defaultLocale).get(locale)!, pages);
   return (slug: string) => screenFor(pages.get(slug)!)!;
 }
 
 function docs(screen: ScreenData) {
-  assert.equal(screen.screen, 'docs');
-  return screen as Extract<ScreenData, { screen: 'docs' }>;
+  assert.equal(screen.kind, 'docs');
+  return screen as Extract<ScreenData, { kind: 'docs' }>;
 }
 
 /** The sidebar as indented titles, to compare whole shapes at a glance. */
@@ -93,23 +94,23 @@ test('the blog lists posts newest first, the home page the latest three', async 
   );
   const screenOf = await screensOf({ en: { 'pages/index.md': makePage(), 'pages/blog/index.md': makePage(), ...posts } });
   const blog = screenOf('blog');
-  assert.equal(blog.screen, 'blog-index');
-  assert.deepEqual(blog.screen === 'blog-index' && blog.posts.map((post) => [post.title, post.isoDate, post.date]), [
+  assert.equal(blog.kind, 'blog-index');
+  assert.deepEqual(blog.kind === 'blog-index' && blog.posts.map((post) => [post.title, post.isoDate, post.date]), [
     ['Post 1', '2026-03-01', 'March 1, 2026'],
     ['Post 3', '2026-02-10', 'February 10, 2026'],
     ['Post 0', '2026-01-05', 'January 5, 2026'],
     ['Post 2', '2025-12-24', 'December 24, 2025'],
   ]);
   const home = screenOf('');
-  assert.deepEqual(home.screen === 'home' && home.posts.map((post) => post.title), ['Post 1', 'Post 3', 'Post 0']);
+  assert.deepEqual(home.kind === 'home' && home.posts.map((post) => post.title), ['Post 1', 'Post 3', 'Post 0']);
 });
 
 test('a post has its date in the locale, its author and a reading time', async () => {
   const body = `${'word '.repeat(1000)}\n`;
   const screenOf = await screensOf({ de: { 'pages/blog/p.md': makePage({ title: 'P', date: '2026-03-01', author: 'Ana' }, body) } });
-  const { html, ...post } = screenOf('blog/p') as Extract<ScreenData, { screen: 'blog-post' }>;
+  const { html, ...post } = screenOf('blog/p') as Extract<ScreenData, { kind: 'blog-post' }>;
   assert.deepEqual(post, {
-    screen: 'blog-post',
+    kind: 'blog-post',
     title: 'P',
     date: '1. März 2026',
     isoDate: '2026-03-01',
@@ -128,7 +129,7 @@ test('reading time follows the script: Japanese is read by the character, at lea
 
 test('any other page is an article', async () => {
   const screenOf = await screensOf({ en: { 'pages/about.md': makePage({ title: 'About' }) } });
-  assert.equal(screenOf('about').screen, 'article');
+  assert.equal(screenOf('about').kind, 'article');
 });
 
 test('a docs page with three sections or more gets "On this page": its h2 and h3 headings, in order', async () => {

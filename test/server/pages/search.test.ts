@@ -42,7 +42,7 @@ describe('the results page', () => {
     assert.match(response.body, /<span class="search-hit-heading">[^<]*<mark>/);
     assert.match(response.body, /<mark>(canonical|redirect)<\/mark>/i);
     const { page } = payloadOf(response.body);
-    assert.equal(page.screen.screen, 'search');
+    assert.equal(page.screen.kind, 'search');
     assert.equal(page.screen.query, 'canonical redirect');
     assert.ok(page.screen.total > 0, 'something is found');
     assert.ok(

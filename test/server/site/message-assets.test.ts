@@ -13,12 +13,17 @@ async function assetsWith(deMessages: Record<string, string>) {
   return prepareMessageAssets(buildPageStore({ site, messages, publicUrl: 'https://example.test', build: 'b1' }), site.locales);
 }
 
-test("each locale's messages are served at a content-hashed asset URL, as the compiled catalog", async () => {
+test("each locale's messages are served at a content-hashed asset URL, as the compiled catalog, with the default locale's fallbacks", async () => {
   const assets = await assetsWith({ ...MESSAGES, 'site.name': 'Seite' });
   assert.deepEqual(Object.keys(assets.urls), ['en', 'de']);
   assert.match(assets.urls.de!, /^\/assets\/messages-de-[0-9A-F]{8}\.json$/);
   const de = JSON.parse(assets.asset(assets.urls.de!)!.identity.toString());
-  assert.deepEqual(de['site.name'], [{ type: 0, value: 'Seite' }]);
+  assert.equal(de.locale, 'de');
+  assert.equal(de.defaultLocale, 'en');
+  assert.deepEqual(de.messages['site.name'], [{ type: 0, value: 'Seite' }]);
+  // Plain text always formats: only a message with arguments brings the en one to fall back on.
+  assert.deepEqual(Object.keys(de.defaults).sort(), ['content.code', 'content.headingLink', 'content.table']);
+  assert.deepEqual(JSON.parse(assets.asset(assets.urls.en!)!.identity.toString()).defaults, {});
   assert.equal(assets.asset('/assets/messages-de.json'), undefined);
 });
 

@@ -1,49 +1,91 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { type MessageFormatElement, TYPE } from '@formatjs/icu-messageformat-parser';
-import { makeIntl, type MessageValues } from '../../../src/i18n/intl.ts';
+import { createIntlCache, localeMessages, type MessageFailure, makeIntl, makeMessageIntl } from '../../../src/i18n/intl.ts';
 import { ROOT_DIR } from '../../../src/server/config.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
-import { makeServerIntl } from '../../../src/server/site/server-intl.ts';
+import { makeServerIntls } from '../../../src/server/site/server-intl.ts';
+import { makeLocales, MESSAGES } from '../../helpers/content.ts';
+import { argumentValues } from '../../helpers/message-values.ts';
 
 const LOCALES = ['en', 'ar', 'de', 'fr', 'ja'];
 
-/** A value for every argument a message names: a number where it counts or selects on one, text elsewhere. */
-function valuesFor(elements: MessageFormatElement[], values: MessageValues = {}): MessageValues {
-  for (const element of elements) {
-    if (element.type === TYPE.plural || element.type === TYPE.number) values[element.value] = 3;
-    else if (element.type === TYPE.select) values[element.value] = 'other';
-    else if (element.type === TYPE.argument) values[element.value] ??= 'Ünïcödé <b>';
-    if (element.type === TYPE.plural || element.type === TYPE.select)
-      for (const option of Object.values(element.options)) valuesFor(option.value, values);
-    if (element.type === TYPE.tag) valuesFor(element.children, values);
-  }
-  return values;
+function logged() {
+  const lines: { message: string; fields?: Record<string, unknown> }[] = [];
+  return { lines, warn: (message: string, fields?: Record<string, unknown>) => void lines.push({ message, fields }) };
 }
 
-test('the server formats every message of every locale as the browser does, labels and messages with values', () => {
+test("every key of every locale formats to text with the default locale's argument values, nothing reported", () => {
   const catalog = loadMessages(join(ROOT_DIR, 'locales'), LOCALES, 'en');
+  const log = logged();
+  const intls = makeServerIntls(catalog, 'en', log);
+  const defaults = catalog.get('en')!;
   for (const locale of LOCALES) {
-    const messages = catalog.get(locale)!;
-    const server = makeServerIntl(locale, messages);
-    const browser = makeIntl(locale, messages);
-    for (const [id, elements] of Object.entries(messages)) {
-      const values = valuesFor(elements);
-      const given = Object.keys(values).length ? values : undefined;
-      const expected = browser.formatMessage({ id }, given);
-      assert.equal(server.formatMessage({ id }, given), expected, `${locale} ${id}`);
-      // Kept labels come back the same the second time.
-      assert.equal(server.formatMessage({ id }, given), expected, `${locale} ${id}, again`);
+    for (const id of Object.keys(defaults)) {
+      const values = argumentValues(defaults[id]!);
+      const text = intls.get(locale)!.formatMessage({ id }, values);
+      assert.equal(typeof text, 'string', `${locale} ${id}`);
+      assert.notEqual(text, id, `${locale} ${id} shows a message, not its key`);
     }
   }
+  assert.deepEqual(log.lines, []);
 });
 
-test('a message the catalog lacks, or one missing a value it needs, shows its key instead of failing the render', () => {
+test("the browser's IntlShape, made from the message asset as it travels (JSON), formats every message as the server's", () => {
+  // The same renamed placeholder on both sides: the browser's fallback must read as the server's.
   const catalog = loadMessages(join(ROOT_DIR, 'locales'), LOCALES, 'en');
-  const server = makeServerIntl('en', catalog.get('en')!);
-  assert.equal(server.formatMessage({ id: 'no.such.message' }), 'no.such.message');
-  const needsValue = Object.entries(catalog.get('en')!).find(([, elements]) => Object.keys(valuesFor(elements)).length)![0];
-  assert.equal(server.formatMessage({ id: needsValue }), needsValue);
-  assert.throws(() => makeIntl('en', catalog.get('en')!).formatMessage({ id: needsValue }), 'the browser formatter alone throws');
+  catalog.get('de')!['docs.next'] = loadMessages(
+    makeLocales({ en: { 'messages.json': { ...MESSAGES, x: 'Weiter: {titel}' } } }),
+    ['en'],
+    'en',
+  ).get('en')!.x!;
+  const server = makeServerIntls(catalog, 'en', logged());
+  const defaults = catalog.get('en')!;
+  const cache = createIntlCache();
+  const failures: string[] = [];
+  for (const locale of LOCALES) {
+    const travelled = JSON.parse(JSON.stringify(localeMessages(locale, catalog, 'en')));
+    const browser = makeMessageIntl(travelled, cache, ({ locale, id }) => failures.push(`${locale} ${id}`));
+    for (const id of Object.keys(defaults)) {
+      const values = argumentValues(defaults[id]!);
+      assert.equal(browser.formatMessage({ id }, values), server.get(locale)!.formatMessage({ id }, values), `${locale} ${id}`);
+    }
+  }
+  assert.deepEqual(failures, ['de docs.next']);
+});
+
+test("a renamed placeholder shows the default locale's message, reported once per locale and key", () => {
+  const dir = makeLocales({
+    en: { 'messages.json': { ...MESSAGES, 'docs.next': 'Next: {title}' } },
+    es: { 'messages.json': { ...MESSAGES, 'docs.next': 'Siguiente: {titulo}' } },
+  });
+  const catalog = loadMessages(dir, ['en', 'es'], 'en');
+  const log = logged();
+  const es = makeServerIntls(catalog, 'en', log).get('es')!;
+  assert.equal(es.formatMessage({ id: 'docs.next' }, { title: 'Routing' }), 'Next: Routing');
+  assert.equal(es.formatMessage({ id: 'docs.next' }, { title: 'Install' }), 'Next: Install');
+  assert.equal(log.lines.length, 1, 'one line for two failures of one key');
+  assert.match(log.lines[0]!.message, /message "docs\.next" of locale "es" did not format/);
+  assert.deepEqual({ locale: log.lines[0]!.fields!.locale, key: log.lines[0]!.fields!.key }, { locale: 'es', key: 'docs.next' });
+  assert.match(String(log.lines[0]!.fields!.cause), /titulo/);
+});
+
+test('a message that fails in the default locale too shows its key; an unknown key shows itself', () => {
+  const dir = makeLocales({ en: { 'messages.json': { ...MESSAGES, 'docs.next': 'Next: {title}' } } });
+  const failures: MessageFailure[] = [];
+  const en = makeIntl(localeMessages('en', loadMessages(dir, ['en'], 'en'), 'en'), createIntlCache(), (failure) => failures.push(failure));
+  assert.equal(en.formatMessage({ id: 'docs.next' }), 'docs.next');
+  assert.equal(en.formatMessage({ id: 'no.such.message' }), 'no.such.message');
+  assert.deepEqual(
+    failures.map(({ locale, id }) => `${locale} ${id}`),
+    ['en docs.next', 'en no.such.message'],
+  );
+});
+
+test('dates, lists and language names come from the same IntlShape, in its locale', () => {
+  const catalog = loadMessages(join(ROOT_DIR, 'locales'), LOCALES, 'en');
+  const de = makeServerIntls(catalog, 'en', logged()).get('de')!;
+  assert.equal(de.formatDate(new Date(Date.UTC(2024, 4, 17)), { dateStyle: 'long', timeZone: 'UTC' }), '17. Mai 2024');
+  assert.equal(de.formatList(['a', 'b', 'c']), 'a, b und c');
+  assert.equal(de.formatDisplayName('fr', { type: 'language' }), 'Französisch');
 });

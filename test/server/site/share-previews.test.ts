@@ -174,7 +174,7 @@ describe('JSON-LD', () => {
 test('the page data carries the same head the document was written from', async () => {
   for (const path of ['/en/blog/hostile', '/ar/docs/guides/install', '/ar', '/en/nope']) {
     const html = await get(app.url, path);
-    const data = await get(app.url, `/_data/${app.runtime.manifest.build}${path}.json`);
+    const data = await get(app.url, `/_data/${app.site.manifest.build}${path}.json`);
     const { head } = (JSON.parse(data.body) as { page: PageData }).page;
     const elements = headElements(html.body);
     const meta = elements.filter(

@@ -1,8 +1,8 @@
 // Loaded on the search box's first focus (see search.ts), never in the first load.
-import { dataUrl, pageKey } from '../routes/page-data.ts';
+import { dataUrl, pageDataKey } from '../routes/page-data.ts';
 import type { Searcher } from '../routes/search-box.tsx';
 import { loadSearchIndex, searchIndex } from '../routes/search/engine.ts';
-import type { CompiledMessages, Translator } from '../i18n/intl.ts';
+import type { LocaleMessages, MessageIntl } from '../i18n/intl.ts';
 import { searchPageData } from '../routes/search/page.ts';
 import { parseSearchQuery } from '../routes/search/query.ts';
 import type { LocaleLink, PageData, Payload } from '../routes/types.ts';
@@ -30,11 +30,11 @@ export function serverSearcher(build: string, locale: string): Searcher {
         reject(signal.reason);
       });
     });
-    const key = pageKey({ pathname: `/${locale}/search`, search: `?q=${encodeURIComponent(query)}` });
+    const key = pageDataKey({ pathname: `/${locale}/search`, search: `?q=${encodeURIComponent(query)}` });
     const response = await fetch(dataUrl(build, key), { signal, credentials: 'same-origin', headers: { Accept: 'application/json' } });
     if (!response.ok) throw new Error(`search: ${response.status}`);
     const { page } = (await response.json()) as Payload;
-    if (page.screen.screen !== 'search') throw new Error('search: not a search page');
+    if (page.screen.kind !== 'search') throw new Error('search: not a search page');
     return { total: page.screen.total, hits: page.screen.hits };
   };
 }
@@ -51,7 +51,7 @@ export async function localSearchPage({
   source,
   build,
   locales,
-  makeIntl,
+  intlFor,
 }: {
   /** The page key's query, without its `?`. */
   search: string;
@@ -62,12 +62,12 @@ export async function localSearchPage({
    * (a static host serves that file whatever the query).
    */
   like: PageData | undefined;
-  messages: Promise<CompiledMessages | null>;
+  messages: Promise<LocaleMessages | null>;
   source: (locale: string) => Promise<Searcher>;
   build: string;
   locales: readonly LocaleLink[];
-  /** The main bundle's (i18n/intl.ts#makeIntl), passed in so that this chunk shares no module with it. */
-  makeIntl: (locale: string, messages: CompiledMessages) => Translator;
+  /** The main bundle's (client-intl.ts), passed in so that this chunk shares no module with it. */
+  intlFor: (messages: LocaleMessages) => MessageIntl;
 }): Promise<PageData> {
   const query = parseSearchQuery(search);
   if (query.kind === 'reject') throw new Error(query.reason);
@@ -79,5 +79,5 @@ export async function localSearchPage({
   if (!arrived) throw new Error(`no messages for ${locale}`);
   if (shared?.locale !== locale) throw new Error(`no page of ${locale} to take its header from`);
   const chrome = { nav: shared.nav, links: shared.head.links };
-  return searchPageData({ build, intl: makeIntl(locale, arrived), chrome, locales, query: query.query, results });
+  return searchPageData({ build, intl: intlFor(arrived), chrome, locales, query: query.query, results });
 }
