@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ROOT_DIR } from '../src/server/config.ts';
-import { fmt, hasTaskset, load, median, pinLoadGenerator, run, type Server, startServer, stop } from './bench/harness.ts';
+import { cpuSeconds, fmt, hasTaskset, load, median, pinLoadGenerator, rss, run, type Server, startServer, stop } from './bench/harness.ts';
 import { generateLargeSite } from './large-site.ts';
 import { launchBrowser } from '../test/helpers/browser.ts';
 
@@ -67,6 +67,8 @@ export async function searchPass(pages = 0) {
         `- ${locale} "${query}": ${times.length} keystrokes, median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`,
       );
     }
+    console.log('\n## Hostile queries and waiting behind a search (the default site)\n');
+    await hostile(server);
   } finally {
     await stop(server.child);
   }
@@ -153,6 +155,10 @@ async function largeSite(pages: number) {
       console.log(
         `server search, two words, JSON: **${fmt(row.perCpu)}** req per CPU-s (${fmt(row.rps)} req/s, p99 ${row.p99} ms, ${row.status})`,
       );
+      console.log('\n### Every page once, one search in every locale, hostile queries, waiting behind a search\n');
+      await everyPage(server);
+      await hostile(server);
+      console.log(`\nRSS after every page, a search in every locale and the hostile queries: **${rss(server.child.pid!).toFixed(0)} MB**`);
     } finally {
       await stop(server.child);
     }
@@ -160,6 +166,64 @@ async function largeSite(pages: number) {
     rmSync(localesDir, { recursive: true, force: true });
     rmSync(distDir, { recursive: true, force: true });
   }
+}
+
+/** Slow queries one can construct: many common words, a short prefix, letters that decompose into many words. */
+const HOSTILE: [string, string][] = [
+  ['a + U+FE70 a x127', `a${'\u{FE70}a'.repeat(127)}`],
+  ['U+FDFA x256', '\u{FDFA}'.repeat(256)],
+  ['11 common words + prefix "th"', 'the a of and to in is it for on with th'],
+  ['ja: one kana as a prefix', 'の'],
+  ['ar: a two-letter prefix', 'ال'],
+];
+
+/**
+ * Each hostile query, first in each locale it names (en unless ja/ar), as distinct queries
+ * (a counter word added, so no answer is kept): the server's CPU per request; then a cached
+ * page asked while the query runs, and how long it waited.
+ */
+export async function hostile(server: Server) {
+  const build = await buildOf(server);
+  const pid = server.child.pid!;
+  console.log('| query | CPU ms per request (median of 5, distinct) | page asked during it, ms |');
+  console.log('|---|--:|--:|');
+  await fetch(`${server.url}/en/docs`).then((r) => r.text());
+  for (const [name, query] of HOSTILE) {
+    const locale = name.startsWith('ja') ? 'ja' : name.startsWith('ar') ? 'ar' : 'en';
+    const cpu: number[] = [];
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const q = encodeURIComponent(`${query} zq${i}x${Date.now() % 100000}`);
+      const path = i % 2 ? `/_data/${build}/${locale}/search.json?q=${q}` : `/${locale}/search?q=${q}`;
+      const before = cpuSeconds(pid);
+      const searching = fetch(`${server.url}${path}`).then((r) => r.text());
+      const started = performance.now();
+      await fetch(`${server.url}/en/docs`).then((r) => r.text());
+      waits.push(performance.now() - started);
+      await searching;
+      cpu.push((cpuSeconds(pid) - before) * 1000);
+    }
+    console.log(`| ${name} | **${median(cpu).toFixed(1)}** | ${Math.max(...waits).toFixed(1)} max |`);
+  }
+}
+
+/** Every page of the site once (the sitemap's), then one search in every locale: the state the RSS target is quoted after. */
+export async function everyPage(server: Server) {
+  const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+  const paths = [...sitemap.matchAll(/<loc>[^<]*?(\/[a-z]{2}[^<]*)<\/loc>/g)].map((match) => match[1]!);
+  for (let i = 0; i < paths.length; i += 16)
+    await Promise.all(paths.slice(i, i + 16).map((path) => fetch(`${server.url}${path}`).then((r) => r.arrayBuffer())));
+  const waits: number[] = [];
+  for (const locale of ['en', 'de', 'fr', 'ja', 'ar']) {
+    const searching = fetch(`${server.url}/${locale}/search?q=cache`).then((r) => r.text());
+    const started = performance.now();
+    await fetch(`${server.url}/en/docs`).then((r) => r.text());
+    waits.push(performance.now() - started);
+    await searching;
+  }
+  console.log(
+    `${paths.length} pages once; a page asked during each locale's first search waited at most **${Math.max(...waits).toFixed(1)} ms**`,
+  );
 }
 
 async function buildOf(server: Server): Promise<string> {

@@ -21,6 +21,8 @@ import type { Site } from '../src/server/content/site.ts';
 import { type SnapshotPart, snapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import type { MessageCatalog } from '../src/server/content/messages.ts';
 import { type IndexFile, makeIndexFiles } from '../src/server/site/search-indexes.ts';
+import { compactIndex } from '../src/routes/search/compact-index.ts';
+import { parseIndexFile } from '../src/routes/search/engine.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
 
@@ -28,8 +30,11 @@ import { type JobWorker, startWorker } from './ts-worker.ts';
 const WORKERS_FROM_FILES = 2000;
 
 type Job = { localesDir: string; locales: readonly string[]; defaultLocale: string; serving: string[] };
-/** An index file as bytes (UTF-8 JSON, what is written and compressed), with its brotli and gzip forms. */
-export type BuiltIndex = { locale: string; url: string; bytes: Uint8Array } & Compressed;
+/**
+ * An index file as bytes (UTF-8 JSON, what is written and compressed), with its brotli and
+ * gzip forms, and its compact block (what the server loads: compact-index.ts).
+ */
+export type BuiltIndex = { locale: string; url: string; bytes: Uint8Array; compact: Uint8Array } & Compressed;
 type Answer = { parts: SnapshotPart[]; indexes: BuiltIndex[] } | { problems: readonly string[] } | { error: string };
 
 /** What the build writes of the content: the snapshot (a writer, so no caller mistakes one thread's pages for the site) and each locale's index. */
@@ -189,7 +194,8 @@ function indexed(site: Site, locales: readonly string[]): Promise<BuiltIndex[]> 
     locales.map((locale) => {
       const [{ url, json }] = makeIndexFiles(site, [locale]) as [IndexFile];
       const bytes = Buffer.from(json);
-      return compressAsset(bytes).then((forms) => ({ locale, url, bytes, ...forms }));
+      const compact = compactIndex(parseIndexFile(json));
+      return compressAsset(bytes).then((forms) => ({ locale, url, bytes, compact, ...forms }));
     }),
   );
 }
@@ -210,7 +216,9 @@ if (!isMainThread) {
       answer = { parts, indexes: await indexes };
       // The large buffers (each locale's HTML, its index) move to the main thread instead of
       // being copied twice (at 2,000 pages a locale, copying them took 1 s of the build).
-      transfer = [...parts.map((part) => part.bodies), ...answer.indexes.map((index) => index.bytes)].flatMap(ownBuffer);
+      transfer = [...parts.map((part) => part.bodies), ...answer.indexes.flatMap((index) => [index.bytes, index.compact])].flatMap(
+        ownBuffer,
+      );
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
     }

@@ -14,6 +14,7 @@ import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import { contentCompiler } from './build-content.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
 import { MANIFEST_FILE, type Manifest } from '../src/server/site/manifest.ts';
+import { compactIndexPath } from '../src/server/site/search-indexes.ts';
 import { contentFingerprint } from '../src/server/content/snapshot.ts';
 import { buildImages } from './build-images.ts';
 
@@ -77,6 +78,10 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   for (const file of content?.compiled.indexes ?? []) {
     writeFileSync(join(dist, 'client', file.url), file.bytes);
     writeSiblings(join(dist, 'client', file.url), file);
+    // The server's compact form, outside the public folder.
+    const compact = compactIndexPath(dist, file.url);
+    mkdirSync(dirname(compact), { recursive: true });
+    writeFileSync(compact, file.compact);
     search[file.locale] = file.url;
   }
   const { localesDir, locales } = loadConfig({ ...process.env, PORT: '0' });

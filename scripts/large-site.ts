@@ -41,7 +41,7 @@ function writeDocs(pagesDir: string, count: number, body: string): void {
     const inSection = Math.min(PAGES_PER_SECTION, count - written);
     for (let p = 0; p < inSection; p++, written++) {
       const next = `/docs/ref/${section}/p${(p + 1) % inSection}`;
-      const links = `\nSee also [the next page](${next}) and [the section](/docs/ref/${section}).\n`;
+      const links = `\nSee also [the next page](${next}) and [the section](/docs/ref/${section}).\n${codeBlock(s, p)}`;
       writePage(
         join(pagesDir, `docs/ref/${section}/p${p}.md`),
         { title: `Page ${s}.${p}`, description: `Generated page ${p} of section ${s}.`, order: p },
@@ -49,6 +49,19 @@ function writeDocs(pagesDir: string, count: number, body: string): void {
       );
     }
   }
+}
+
+/** A highlighted block of its own on each generated page, as reference pages have: no two pages share one. */
+function codeBlock(section: number, page: number): string {
+  return [
+    '',
+    `\`\`\`ts {2} title="ref/s${section}/p${page}.ts"`,
+    `import { definePage, type PageOptions } from '../s${section}/index.ts';`,
+    `export const options: PageOptions = { section: ${section}, page: ${page}, title: 'Page ${section}.${page}' };`,
+    `export default definePage(options, (context) => context.render(\`<p>\${context.title}</p>\`)); // ${page * 7 + section}`,
+    '```',
+    '',
+  ].join('\n');
 }
 
 function writePosts(pagesDir: string, count: number, body: string): void {

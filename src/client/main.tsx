@@ -16,6 +16,9 @@ function ClientApp({ navigator }: { navigator: ClientNavigator }) {
   const state = useSyncExternalStore(navigator.subscribe, navigator.getSnapshot, navigator.getSnapshot);
   useEffect(() => {
     if (state.arrival) navigator.arrived(state.arrival);
+    // Copy buttons and tab lists: their script is loaded only for a page that has some.
+    if (document.querySelector('.code-copy[hidden],.tabs:not([data-enhanced])'))
+      import('./code-blocks.ts').then((code) => code.enhance(document), logAndReport);
   }, [state, navigator]);
   useEffect(() => {
     // Hydration committed: a hook for tests and for anyone measuring time to interactive.

@@ -1,6 +1,7 @@
 import { type MessageFormatElement, TYPE } from '@formatjs/icu-messageformat-parser';
 import {
   createFormatters,
+  createIntlCache,
   createIntl,
   DEFAULT_INTL_CONFIG,
   type Formatters,
@@ -136,6 +137,12 @@ export function localeMessages(locale: string, catalog: ReadonlyMap<string, Comp
     for (const [id, message] of Object.entries(messages)) if (!isPlainText(message) && source[id]) defaults[id] = source[id];
   }
   return { locale, messages, defaultLocale, defaults };
+}
+
+/** Every locale's IntlShape over one shared cache of Intl objects; `report` hears each failing message once. */
+export function makeIntls(catalog: ReadonlyMap<string, CompiledMessages>, defaultLocale: string, report: Report): Map<string, SiteIntl> {
+  const cache = createIntlCache();
+  return new Map([...catalog.keys()].map((locale) => [locale, makeIntl(localeMessages(locale, catalog, defaultLocale), cache, report)]));
 }
 
 /** A language's name in the IntlShape's locale (`de` in French: "allemand"); the code when the runtime has none. */

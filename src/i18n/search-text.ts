@@ -160,29 +160,60 @@ const PLAIN = /^[A-Za-z0-9]+$/;
  * One word as an index term: lower case, compatibility forms unified (full-width
  * Latin, half-width kana), accents and Arabic vowel marks dropped, ß as ss, alef
  * variants as one alef, elisions and apostrophes removed. '' when nothing is left.
+ * A term never holds a space: a few letters decompose into text with spaces (the
+ * isolated Arabic vowel forms U+FE70-FE7E, the ligatures U+FC5E-FC63, U+FDFA,
+ * U+FDFB, U+037A), and a term with spaces would be many terms to the engine.
  */
 export function normaliseTerm(word: string): string {
   // Most words of most texts: nothing to unify but case (the same result, much faster).
   if (PLAIN.test(word)) return word.toLowerCase();
   // The rest (accented, Arabic, Japanese words) take two Unicode normalisations each.
   // A language's common words come back again and again (の, を, für, الذي), so each
-  // word's term is kept, up to a bound: indexing Japanese goes 0.4 s faster at 2,000 pages.
+  // word's term is kept, up to a bound in bytes: indexing Japanese goes 0.4 s faster at
+  // 2,000 pages. Long words are made again rather than kept: they rarely come back, and
+  // a query's are the visitor's to choose.
   let term = normalised.get(word);
   if (term === undefined) {
     term = unify(word);
-    if (normalised.size >= NORMALISED_KEPT) normalised.clear();
-    normalised.set(word, term);
+    if (word.length <= LONGEST_KEPT) {
+      const bytes = memoBytes(word, term);
+      if (normalisedBytes + bytes > NORMALISED_KEPT_BYTES) {
+        normalised.clear();
+        normalisedBytes = 0;
+      }
+      normalised.set(word, term);
+      normalisedBytes += bytes;
+    }
   }
   return term;
 }
 
-const NORMALISED_KEPT = 50_000;
+/** Bytes the memo of normalised words may hold, counted as memoBytes counts them. */
+export const NORMALISED_KEPT_BYTES = 4 * 1024 * 1024;
+/** Longest word (UTF-16 units) whose term is kept. */
+const LONGEST_KEPT = 64;
 const normalised = new Map<string, string>();
+let normalisedBytes = 0;
+
+/** What one kept word costs: its Map entry, and two strings (two bytes a unit, as V8 keeps non-Latin-1 text). */
+function memoBytes(word: string, term: string): number {
+  return 64 + 2 * (word.length + term.length);
+}
+
+/** The bytes the memo of normalised words holds now (for the test of its bound). */
+export function normalisedMemoBytes(): number {
+  return normalisedBytes;
+}
 
 function unify(word: string): string {
   let term = word.toLowerCase().normalize('NFKD').replace(IGNORED_MARKS, '');
   if (term.includes("'") || term.includes('’')) {
     term = term.replace(/’/g, "'").replace(ELISION, '').replace(POSSESSIVE, '').replace(/'/g, '');
   }
-  return term.replace(TO_FOLD, (char) => FOLDED[char]!).normalize('NFC');
+  return term
+    .replace(TO_FOLD, (char) => FOLDED[char]!)
+    .replace(WHITESPACE, '')
+    .normalize('NFC');
 }
+
+const WHITESPACE = /\s+/gu;

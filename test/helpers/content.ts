@@ -20,6 +20,8 @@ export const MESSAGES = {
   'content.table': 'Table {number}',
   'content.code': 'Code {number}',
   'content.headingLink': 'Link to {heading}',
+  'content.copyCode': 'Copy code',
+  'content.codeCopied': 'Copied',
 };
 
 /**
@@ -90,4 +92,6 @@ export const MARKDOWN_LABELS: MarkdownLabels = {
   table: (number) => `Table ${number}`,
   code: (number) => `Code ${number}`,
   headingLink: (heading) => `Link to ${heading}`,
+  copyCode: () => 'Copy code',
+  codeCopied: () => 'Copied',
 };

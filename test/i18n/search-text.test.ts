@@ -1,6 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normaliseTerm, termsOf, wordsOf } from '../../src/i18n/search-text.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { NORMALISED_KEPT_BYTES, normalisedMemoBytes, normaliseTerm, termsOf, wordsOf } from '../../src/i18n/search-text.ts';
+
+// The memory test measures the heap after a full collection.
+setFlagsFromString('--expose-gc');
 
 /** Both spellings give the same index term. */
 function same(locale: string, a: string, b: string) {
@@ -119,5 +124,37 @@ describe('segmenting: scripts written without spaces are cut into words', () => 
       wordsOf(ja, 'ja').map((word) => ja.slice(word.start, word.end)),
       ['設定', 'ファイル', 'を', '読む'],
     );
+  });
+});
+
+describe('letters that decompose into text with spaces', () => {
+  // Each decomposes (NFKD) into a space and marks, or into words: U+FE70-FE7E, U+FC5E-FC63, U+FDFA, U+FDFB, U+037A.
+  const SPREADING = ['\u{FE70}', '\u{FE72}', '\u{FE7E}', '\u{FC5E}', '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{037A}'];
+
+  test('make one term, never a term with spaces (the engine would walk each piece)', () => {
+    for (const letter of SPREADING) {
+      const terms = termsOf(`a${letter}a`, 'ar');
+      assert.equal(terms.length, 1, `a${letter}a is one word`);
+      assert.doesNotMatch(terms[0]!, /\s/u, `U+${letter.codePointAt(0)!.toString(16)} leaves no space in its term`);
+    }
+  });
+
+  test('a word of 128 letters with 127 isolated fathatan between them is one term', () => {
+    const terms = termsOf(`a${'\u{FE70}a'.repeat(127)}`, 'en');
+    assert.deepEqual(terms, ['a'.repeat(128)]);
+  });
+});
+
+describe('the memo of normalised words', () => {
+  test('holds a bounded number of bytes, however many distinct long words are normalised', () => {
+    // Each word (45 units) decomposes into about 600 characters: the memo once kept 50,000 of them (over 60 MB).
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 50_000; i++) normaliseTerm(`${'\u{FDFA}'.repeat(40)}${i.toString(36).padStart(5, 'a')}`);
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    assert.ok(grown < 2 * NORMALISED_KEPT_BYTES, `the heap grew by ${(grown / 1e6).toFixed(1)} MB`);
+    assert.ok(normalisedMemoBytes() <= NORMALISED_KEPT_BYTES);
   });
 });

@@ -36,10 +36,19 @@ const RULES: readonly Rule[] = [
     area: 'server/pages',
     may: ['server', 'server/http', 'server/site', 'server/content', 'routes', 'i18n', 'server/monitoring/server-monitoring.ts'],
   },
-  // Built at start-up: content, the stores it fills, and the stored-body type it serves from.
+  // Built at start-up: content, the stores it fills, the stored-body type it serves from, the log and the reporter.
   {
     area: 'server/site',
-    may: ['server', 'server/content', 'server/pages', 'server/http/stored-body.ts', 'routes', 'i18n'],
+    may: [
+      'server',
+      'server/content',
+      'server/pages',
+      'server/http/stored-body.ts',
+      'server/http/log.ts',
+      'server/monitoring/server-monitoring.ts',
+      'routes',
+      'i18n',
+    ],
   },
   // Sentry and the relay: config and the log, nothing of the site.
   { area: 'server/monitoring', may: ['server', 'server/http/log.ts'] },

@@ -2,6 +2,7 @@
 // plain text in parts (React escapes it when it renders), never HTML.
 import { wordsOf, type Word } from '../../i18n/search-text.ts';
 import type { Marked } from '../types.ts';
+import { BoundedCache } from '../bounded-cache.ts';
 
 /** Characters of context shown before the first matched word, and the snippet's whole length. */
 const BEFORE = 48;
@@ -35,21 +36,25 @@ export function snippetOf(text: string, matched: ReadonlySet<string>, locale: st
 
 // The words of the texts quoted lately, per locale. Finding words is most of the work
 // of a search (normalising, segmenting Japanese), and the same sections are quoted
-// again and again; a text is a string of the loaded index, so the lookup is cheap.
-const WORDS_KEPT = 4096;
-const wordCache = new Map<string, Map<string, Word[]>>();
+// again and again. Bounded by the bytes it holds: a text and its words (each an object
+// with two numbers and a term) are kept together.
+const WORDS_KEPT_BYTES = 4 * 1024 * 1024;
+/** What a Word costs beyond its term's characters: the object, two small numbers, the term's string header. */
+const WORD_BYTES = 56;
+export const wordCache = new BoundedCache<Word[]>(WORDS_KEPT_BYTES, (words, key) => 2 * key.length + wordsBytes(words));
+
+function wordsBytes(words: readonly Word[]): number {
+  let bytes = 16 + 8 * words.length;
+  for (const word of words) bytes += WORD_BYTES + 2 * word.term.length;
+  return bytes;
+}
 
 function wordsIn(text: string, locale: string): Word[] {
-  let texts = wordCache.get(locale);
-  if (!texts) {
-    texts = new Map();
-    wordCache.set(locale, texts);
-  }
-  let words = texts.get(text);
+  const key = `${locale}\n${text}`;
+  let words = wordCache.get(key);
   if (!words) {
-    if (texts.size >= WORDS_KEPT) texts.delete(texts.keys().next().value!);
     words = wordsOf(text, locale);
-    texts.set(text, words);
+    wordCache.set(key, words);
   }
   return words;
 }

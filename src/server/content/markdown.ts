@@ -1,5 +1,10 @@
 import MarkdownIt, { type Token } from 'markdown-it';
 import type { Heading } from '../../routes/types.ts';
+import { codeBlocks } from './markdown/code-blocks.ts';
+import type { InternalLink, LineMessage, MarkdownEnv as Env, MarkdownLabels } from './markdown/env.ts';
+import { tabs } from './markdown/tabs.ts';
+
+export type { InternalLink, LineMessage, MarkdownLabels };
 
 /**
  * Markdown to HTML, run once per page at start-up.
@@ -9,28 +14,7 @@ import type { Heading } from '../../routes/types.ts';
  */
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
-export type InternalLink = { href: string; line: number };
-
-/**
- * The page's UI words that the compiled HTML carries, in the content's language:
- * names for the scrolling boxes of tables and code, and for heading anchors.
- */
-export type MarkdownLabels = {
-  table(number: number): string;
-  code(number: number): string;
-  headingLink(heading: string): string;
-};
-
-/** Set per call through markdown-it's env: where internal links go, the labels, and what the rules collect. */
-type Env = {
-  localize: (href: string) => string;
-  labels: MarkdownLabels;
-  links: InternalLink[];
-  headings: Heading[];
-  lineOffset: number;
-  tables: number;
-  codes: number;
-};
+md.use(codeBlocks).use(tabs);
 
 // Internal links are written without a locale, in the default locale's form
 // (`/docs/routing#x`); `localize` gives the page's path in the serving locale.
@@ -87,11 +71,6 @@ md.renderer.rules.heading_close = (tokens, idx, options, env, self) => {
 md.renderer.rules.table_open = (tokens, idx, options, env, self) =>
   `${scrollBox('table-box', (env as Env).labels.table(++(env as Env).tables))}${self.renderToken(tokens, idx, options)}`;
 md.renderer.rules.table_close = (tokens, idx, options, _env, self) => `${self.renderToken(tokens, idx, options).trimEnd()}</div>\n`;
-for (const rule of ['fence', 'code_block'] as const) {
-  const render = md.renderer.rules[rule]!;
-  md.renderer.rules[rule] = (tokens, idx, options, env, self) =>
-    `${scrollBox('code-box', (env as Env).labels.code(++(env as Env).codes))}${render(tokens, idx, options, env, self).trimEnd()}</div>\n`;
-}
 
 function scrollBox(kind: string, label: string): string {
   return `<div class="scroll-box ${kind}" role="region" tabindex="0" aria-label="${md.utils.escapeHtml(label)}">`;
@@ -117,7 +96,14 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-export type RenderedMarkdown = { html: string; links: InternalLink[]; headings: Heading[]; tokens: Token[] };
+export type RenderedMarkdown = {
+  html: string;
+  links: InternalLink[];
+  headings: Heading[];
+  tokens: Token[];
+  problems: LineMessage[];
+  warnings: LineMessage[];
+};
 
 /**
  * `localize` turns an internal link into its path in the serving locale; `lineOffset` is the body's first line in its file, for error reports.
@@ -127,9 +113,10 @@ export function renderMarkdown(
   body: string,
   options: { localize: (href: string) => string; labels: MarkdownLabels; lineOffset: number },
 ): RenderedMarkdown {
-  const env: Env = { ...options, links: [], headings: [], tables: 0, codes: 0 };
+  const env: Env = { ...options, links: [], headings: [], problems: [], warnings: [], tables: 0, codes: 0 };
   const tokens = md.parse(body, env);
-  return { html: md.renderer.render(tokens, md.options, env), links: env.links, headings: env.headings, tokens };
+  const html = md.renderer.render(tokens, md.options, env);
+  return { html, links: env.links, headings: env.headings, tokens, problems: env.problems, warnings: env.warnings };
 }
 
 /** Visible text length, for the reading-time estimate. */

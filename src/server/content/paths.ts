@@ -110,7 +110,9 @@ function checkSlug(source: SlugSource, problems: string[]): { whole: boolean; va
   const trimmed = slug.trim();
   if (trimmed === '' || trimmed === '/') return fail('is empty');
   const whole = trimmed.startsWith('/');
-  const value = whole ? trimmed.slice(1) : trimmed;
+  // One spelling per path: `ü` typed decomposed (macOS file names and some input methods
+  // give NFD) is the same slug as precomposed, and the path is the NFC one, as browsers send it.
+  const value = (whole ? trimmed.slice(1) : trimmed).normalize('NFC');
   const segments = value.split('/');
   if (!whole && segments.length > 1) return fail('holds "/" where only one segment is allowed (start it with "/" to give the whole path)');
   for (const segment of segments) {
@@ -156,12 +158,30 @@ export function sitePaths(pages: ReadonlyMap<string, ReadonlyMap<string, { local
     defaultLocale,
     pathOf: (locale, key) => encoded.get(locale)?.get(key) ?? pagePath(locale, key),
     find(locale, slug) {
-      const here = byPath.get(locale);
-      if (!here) return undefined;
-      const key = here.get(slug);
-      if (key !== undefined) return { key, canonical: true };
-      const other = defaultByPath.get(slug) ?? (pages.get(locale)!.has(slug) ? slug : undefined);
-      return other !== undefined && pages.get(locale)!.has(other) ? { key: other, canonical: false } : undefined;
+      const found = findAsSpelled(locale, slug);
+      if (found || isAscii(slug)) return found;
+      // Another Unicode spelling of a path (`u` + U+0308 for `ü`, NFD): the page it names
+      // in NFC, to be redirected to its one path.
+      const nfc = slug.normalize('NFC');
+      const again = nfc === slug ? undefined : findAsSpelled(locale, nfc);
+      return again && { key: again.key, canonical: false };
     },
   };
+
+  function findAsSpelled(locale: string, slug: string): { key: PageKey; canonical: boolean } | undefined {
+    const here = byPath.get(locale);
+    if (!here) return undefined;
+    const key = here.get(slug);
+    if (key !== undefined) return { key, canonical: true };
+    const other = defaultByPath.get(slug) ?? (pages.get(locale)!.has(slug) ? slug : undefined);
+    return other !== undefined && pages.get(locale)!.has(other) ? { key: other, canonical: false } : undefined;
+  }
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range is the point.
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/** Whether a path has one spelling only: ASCII has no other normalization form. */
+function isAscii(text: string): boolean {
+  return ASCII.test(text);
 }

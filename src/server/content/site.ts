@@ -2,8 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
 import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
-import type { SiteIntl } from '../../i18n/intl.ts';
-import { makeServerIntls } from '../site/server-intl.ts';
+import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
@@ -71,16 +70,24 @@ type Source = { locale: string; key: PageKey; file: string; front: FrontMatter; 
  * only their sources and the default locale's, so a build can compile the locales
  * in several threads and join them (scripts/build-content.ts). Each problem is
  * found by a call that serves its locale (the default locale's by every call).
+ * `warn` hears what the author may want to fix but the build goes on with (a code
+ * block in a language that is not highlighted), with its file and line.
  */
 export function loadSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
   messages: MessageCatalog,
-  { serving = locales }: { serving?: readonly string[] } = {},
+  {
+    serving = locales,
+    warn = (message) => console.warn(`warning: ${message}`),
+  }: { serving?: readonly string[]; warn?: (message: string) => void } = {},
 ): Site {
   const problems: string[] = [];
-  const intls = makeServerIntls(messages, defaultLocale);
+  // The labels the compiled HTML carries; a label that fails to format is the default locale's (said once).
+  const intls = makeIntls(messages, defaultLocale, ({ locale, id, cause }) =>
+    process.stderr.write(`polysite: message "${id}" of locale "${locale}" did not format (${cause}); the default locale's is used\n`),
+  );
   const labels = new Map(locales.map((locale) => [locale, markdownLabels(intls.get(locale)!)]));
   // Only the serving locales' sources and the default locale's (their fallbacks) are read:
   // the others' pages are needed only by name, for the translations.
@@ -153,12 +160,21 @@ export function loadSite(
       const local = key === undefined ? undefined : served.get(key);
       return local === undefined ? `/${servingLocale}${path === '/' ? '' : path}${rest}` : pagePath(servingLocale, local) + rest;
     };
-    const { html, links, headings, tokens } = renderMarkdown(source.body, {
+    const {
+      html,
+      links,
+      headings,
+      tokens,
+      problems: mistakes,
+      warnings,
+    } = renderMarkdown(source.body, {
       localize,
       labels: labels.get(source.locale)!,
       lineOffset: source.bodyLine,
     });
     if (servingLocale === source.locale) {
+      for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
+      for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
       for (const link of links) {
         if (keyOfLink(link.href.replace(/[?#].*$/, '')) === undefined) {
           problems.push(`${source.file}:${link.line}: link to ${link.href}, a page that exists in no locale`);
@@ -208,6 +224,8 @@ function markdownLabels(intl: SiteIntl): MarkdownLabels {
     table: (number) => intl.formatMessage({ id: 'content.table' }, { number }),
     code: (number) => intl.formatMessage({ id: 'content.code' }, { number }),
     headingLink: (heading) => intl.formatMessage({ id: 'content.headingLink' }, { heading }),
+    copyCode: () => intl.formatMessage({ id: 'content.copyCode' }),
+    codeCopied: () => intl.formatMessage({ id: 'content.codeCopied' }),
   };
 }
 

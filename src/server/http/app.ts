@@ -18,7 +18,7 @@ import { pageDataMiddleware } from '../pages/page-data-route.ts';
 import { pageMiddleware } from '../pages/page-middleware.ts';
 import { browserMonitoring } from '../pages/page-document.ts';
 import { RenderCache } from './bounded-cache.ts';
-import { sendStored } from './send.ts';
+import { requireAcceptableEncoding, sendStored } from './send.ts';
 import type { PreparedSite } from '../site/prepare-site.ts';
 import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 
@@ -147,10 +147,10 @@ export function createApp({ config, site, log, lifecycle, relay }: AppParts, cac
     ctx.set('Cache-Control', policy.asset);
     sendStored(ctx, body);
   };
-  fixed.get(FIXED_ROUTES.assets, madeAsset, assets, () => {
+  fixed.get(FIXED_ROUTES.assets, madeAsset, requireAcceptableEncoding, assets, () => {
     throw new HttpError(404, 'Not found');
   });
-  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...site, build: site.manifest.build, cache, policy }));
+  fixed.get(FIXED_ROUTES.pageData, pageDataMiddleware({ ...site, build: site.manifest.build, cache, searchCache, policy }));
   fixed.get(FIXED_ROUTES.health, healthMiddleware({ lifecycle, build: site.manifest.build, never: policy.never }));
   fixed.get(FIXED_ROUTES.sitemap, (ctx) => {
     ctx.type = 'application/xml; charset=utf-8';

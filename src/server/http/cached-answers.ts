@@ -52,6 +52,8 @@ export function cachedAnswers({
     const stored = rendered.get(url);
     if (!stored) return false;
     const encoding = chooseEncoding(headers['accept-encoding']);
+    // No acceptable encoding: the app answers the 406.
+    if (encoding === null) return false;
     const sentWith = stored.sentWith[encoding];
     if (!sentWith) return false;
 

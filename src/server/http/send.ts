@@ -1,17 +1,27 @@
 // How a body leaves the server: the client's encoding, the representation's
 // validator and 304, a stored body or a compressed stream.
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { HttpError } from './errors.ts';
 import type { Readable } from 'node:stream';
 import { chooseEncoding, compressStream, compressWhole, type Encoding, type StoredBody } from './stored-body.ts';
 
 /**
  * The encoding this response will use. `Vary` is set first, so that a 304 carries
- * it too (RFC 9110 15.4.5: a 304 has the headers the 200 would have had).
+ * it too (RFC 9110 15.4.5: a 304 has the headers the 200 would have had). A client
+ * that accepts none of ours (`identity;q=0, *;q=0`) gets 406 (RFC 9110 12.5.3).
  */
 export function negotiateEncoding(ctx: Context): Encoding {
   ctx.vary('Accept-Encoding');
-  return chooseEncoding(ctx.get('Accept-Encoding'));
+  const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
+  if (encoding === null) throw new HttpError(406, 'No acceptable encoding');
+  return encoding;
 }
+
+/** For bodies another middleware sends (koa-static's files): a 406 first when the client accepts no encoding of ours. */
+export const requireAcceptableEncoding: Middleware = (ctx, next) => {
+  negotiateEncoding(ctx);
+  return next();
+};
 
 /**
  * One strong validator per representation: the br, gzip and plain bodies are

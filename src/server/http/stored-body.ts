@@ -9,23 +9,25 @@ const OFFERED: Encoding[] = ['br', 'gzip', 'identity'];
 
 /**
  * The client's preferred encoding among ours (q-values honoured; `identity;q=0`
- * respected by negotiator). On equal q-values ours decides, not the header's
- * order: browsers send `gzip, deflate, br, zstd`, and brotli is the smaller body.
+ * respected by negotiator), or null when it accepts none of them
+ * (`identity;q=0, *;q=0`): a 406, never a body it said it cannot take. On equal
+ * q-values ours decides, not the header's order: browsers send
+ * `gzip, deflate, br, zstd`, and brotli is the smaller body.
  */
-export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding | null {
   if (!acceptEncoding) return 'identity';
   // Browsers send a handful of distinct values: negotiate each once.
   let chosen = choices.get(acceptEncoding);
   if (chosen === undefined) {
     const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as WithPreferred;
     const [best] = negotiator.encodings(OFFERED, { preferred: OFFERED });
-    chosen = (best as Encoding | undefined) ?? 'identity';
+    chosen = (best as Encoding | undefined) ?? null;
     if (choices.size >= 256) choices.clear();
     choices.set(acceptEncoding, chosen);
   }
   return chosen;
 }
-const choices = new Map<string, Encoding>();
+const choices = new Map<string, Encoding | null>();
 // negotiator 1.1 takes the server's preference order; @types/negotiator predates it.
 type WithPreferred = Negotiator & { encodings(available: string[], options: { preferred: string[] }): string[] };
 

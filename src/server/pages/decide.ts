@@ -8,12 +8,23 @@ import type { SitePaths } from '../content/paths.ts';
 import type { PageStore } from './page-store.ts';
 import type { SiteSearch } from '../site/site-search.ts';
 
+/** The search page for a decided search: its results kept or searched for (the locale's index loads off the event loop). */
+export async function searchPageOf(
+  { locale, query }: Extract<PageDecision, { kind: 'search' }>,
+  store: Pick<PageStore, 'searchPage'>,
+  search: Pick<SiteSearch, 'search'>,
+): Promise<PageData> {
+  return store.searchPage(locale, query, await search.search(locale, query));
+}
+
 /**
  * Parse, then decide: what a page request gets, as a value. No ctx here; the
  * pages middleware turns the decision into HTTP.
  */
 export type PageDecision =
   | { kind: 'page'; page: PageData }
+  /** A search with a query: its page is made once the results are known (kept, or searched for). */
+  | { kind: 'search'; locale: string; query: string }
   | { kind: 'redirect'; status: 302 | 308; location: string; negotiated: boolean }
   | { kind: 'reject'; status: 400 | 414; reason: string };
 
@@ -25,7 +36,6 @@ export type Decider = (request: PageRequest) => PageDecision;
 export function createDecider(
   store: PageStore,
   paths: SitePaths,
-  siteSearch: Pick<SiteSearch, 'search'>,
   locales: readonly string[],
   index: LocaleIndex,
   defaultLocale: string,
@@ -62,7 +72,9 @@ export function createDecider(
         if (matchRoute(slug) === 'search') {
           const query = parseSearchQuery(search);
           if (query.kind === 'reject') return query;
-          return { kind: 'page', page: store.searchPage(locale, query.query, siteSearch.search(locale, query.query)) };
+          // Without a query there is nothing to search: the page asks for one.
+          if (!query.query) return { kind: 'page', page: store.searchPage(locale, '', { total: 0, hits: [] }) };
+          return { kind: 'search', locale: locale, query: query.query };
         }
         const found = paths.find(locale, slug);
         if (found) {

@@ -1,7 +1,9 @@
 import type { Middleware } from 'koa';
 import { escapeJsonForHtml, isPerRequest, parseDataUrl } from '../../routes/page-data.ts';
 import type { PageData } from '../../routes/types.ts';
-import type { Decider } from './decide.ts';
+import { type Decider, searchPageOf } from './decide.ts';
+import type { SiteSearch } from '../site/site-search.ts';
+import { searchPath } from '../../routes/search/query.ts';
 import { HttpError } from '../http/errors.ts';
 import type { CachePolicy } from '../http/cache-policy.ts';
 import { StoredBody } from '../http/stored-body.ts';
@@ -12,8 +14,11 @@ import { answeredNotModified, negotiateEncoding, sendStored } from '../http/send
 type PageDataRouteParts = {
   decide: Decider;
   store: PageStore;
+  search: Pick<SiteSearch, 'search'>;
   build: string;
   cache: RenderCache | null;
+  /** Search answers by query, as for documents (page-middleware.ts): looked up before anything is searched. */
+  searchCache: RenderCache | null;
   policy: CachePolicy;
 };
 
@@ -22,7 +27,15 @@ type PageDataRouteParts = {
  * The same parse -> decide as a document request, answered as JSON. (A locale's
  * messages are an asset of their own: message-assets.ts.)
  */
-export function pageDataMiddleware({ decide, store, build, cache, policy }: PageDataRouteParts): Middleware {
+export function pageDataMiddleware({
+  decide,
+  store,
+  search: siteSearch,
+  build,
+  cache,
+  searchCache,
+  policy,
+}: PageDataRouteParts): Middleware {
   return async (ctx) => {
     const target = parseDataUrl(ctx.path);
     if (!target) throw new HttpError(404, 'Not found');
@@ -50,6 +63,17 @@ export function pageDataMiddleware({ decide, store, build, cache, policy }: Page
         ctx.set('Cache-Control', policy.permanentRedirect);
         ctx.body = { redirect: decision.location };
         return;
+      case 'search': {
+        ctx.set('Cache-Control', policy.page);
+        const key = `data:${searchPath(decision.locale, decision.query)}`;
+        let body = searchCache?.get(key);
+        if (!body) {
+          body = new StoredBody(pageDataJson(await searchPageOf(decision, store, siteSearch)), searchCache?.arena);
+          searchCache?.set(key, body);
+        }
+        sendStored(ctx, body, negotiateEncoding(ctx));
+        return;
+      }
       case 'page': {
         const { page } = decision;
         ctx.status = page.status;

@@ -3,7 +3,8 @@ import { isBot } from '../http/bots.ts';
 import type { CachePolicy } from '../http/cache-policy.ts';
 import { rememberAnswer } from '../http/cached-answers.ts';
 import { type Encoding, StoredBody } from '../http/stored-body.ts';
-import type { Decider } from './decide.ts';
+import { type Decider, searchPageOf } from './decide.ts';
+import type { SiteSearch } from '../site/site-search.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Logger } from '../http/log.ts';
 import { reportServerError } from '../monitoring/server-monitoring.ts';
@@ -17,6 +18,7 @@ import { searchPath } from '../../routes/search/query.ts';
 
 type PageMiddlewareParts = {
   decide: Decider;
+  search: Pick<SiteSearch, 'search'>;
   store: PageStore;
   manifest: Manifest;
   renderTimeoutMs: number;
@@ -67,6 +69,15 @@ export function pageMiddleware(parts: PageMiddlewareParts): Middleware {
         return;
       case 'page':
         return sendPage(ctx, decision.page, sending);
+      case 'search': {
+        // A query asked before is answered from its kept page, before anything is searched.
+        const kept = parts.searchCache?.get(searchPath(decision.locale, decision.query));
+        if (kept) {
+          setPageHeaders(ctx, decision.locale, decision.locale, 200, policy);
+          return sendKept(ctx, kept, negotiateEncoding(ctx), null);
+        }
+        return sendPage(ctx, await searchPageOf(decision, parts.store, parts.search), sending);
+      }
     }
   };
 }
@@ -76,12 +87,7 @@ async function sendPage(
   page: PageData,
   { store, renderTimeoutMs, log, cache, notFoundCache, searchCache, policy, render }: PageMiddlewareParts & { render: DocumentRenderer },
 ): Promise<void> {
-  ctx.state.locale = page.locale;
-  // The status is known before the first byte: a missing page is a real 404.
-  ctx.status = page.status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Language', page.fallback?.contentLocale ?? page.locale);
-  ctx.set('Cache-Control', page.status === 200 ? policy.page : policy.notFound);
+  setPageHeaders(ctx, page.locale, page.fallback?.contentLocale ?? page.locale, page.status, policy);
   const encoding = negotiateEncoding(ctx);
   if (answeredNotModified(ctx, store.etag(page), encoding)) return;
 
@@ -97,10 +103,8 @@ async function sendPage(
   // Only the page cache's are answered without Koa (cached-answers.ts); search and not-found pages always come here.
   const remembered = pages === cache ? key : null;
   if (stored) return sendKept(ctx, stored, encoding, remembered);
-  if (ctx.method === 'HEAD') {
-    if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
-    return;
-  }
+  // HEAD renders as GET does (and keeps the page as GET would): its headers are GET's,
+  // Content-Length included, which only the rendered bytes can tell.
 
   let failed = false;
   const rendered = await render(page, {
@@ -125,6 +129,15 @@ async function sendPage(
   // sequence, so this one is weak; If-None-Match compares weakly, so it still gets 304s.
   if (ctx.etag && encoding !== 'identity') ctx.etag = `W/${ctx.etag}`;
   sendStream(ctx, rendered, encoding);
+}
+
+function setPageHeaders(ctx: Context, locale: string, contentLocale: string, status: number, policy: CachePolicy): void {
+  ctx.state.locale = locale;
+  // The status is known before the first byte: a missing page is a real 404.
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Content-Language', contentLocale);
+  ctx.set('Cache-Control', status === 200 ? policy.page : policy.notFound);
 }
 
 /** A page from a cache; under `remembered`, its headers are kept so that the next plain GET for it is answered without Koa. */

@@ -47,7 +47,7 @@ export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): P
     store,
     search,
     messageAssets: prepareMessageAssets(store, config.locales),
-    decide: createDecider(store, site.paths, search, config.locales, indexLocales(config.locales), config.defaultLocale),
+    decide: createDecider(store, site.paths, config.locales, indexLocales(config.locales), config.defaultLocale),
     sitemap: once(() => new StoredBody(Buffer.from(buildSitemap(store, site.paths, config.publicUrl)))),
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
     feeds,

@@ -2,6 +2,7 @@
 // (written as content-hashed assets, listed in the manifest) and by the server when
 // the content changed since the build (development). Both make the same bytes from
 // the same content.
+import { basename, join } from 'node:path';
 import { matchRoute } from '../../routes/match.ts';
 import { pagePath } from '../../routes/location.ts';
 import type { IndexedPage } from '../../routes/search/engine.ts';
@@ -23,6 +24,11 @@ export function makeIndexFiles(site: Site, locales: readonly string[] = site.loc
 /** `/assets/search-<locale>-<hash>.json`: a new name whenever the index changes, so it can be cached for good. */
 export function indexUrl(locale: string, json: string): string {
   return hashedAssetUrl(`search-${locale}`, json);
+}
+
+/** Where the build writes the compact form of the index at `url` (beside the server, never served). */
+export function compactIndexPath(distDir: string, url: string): string {
+  return join(distDir, 'server', 'search', basename(url).replace(/\.json$/, '.bin'));
 }
 
 /** Every page a locale serves, its own or the default locale's (marked, with the language's name in this locale). */

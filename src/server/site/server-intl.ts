@@ -1,4 +1,4 @@
-import { createIntlCache, localeMessages, type MessageFailure, makeIntl, type SiteIntl } from '../../i18n/intl.ts';
+import { type MessageFailure, makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { MessageCatalog } from '../content/messages.ts';
 import type { Logger } from '../http/log.ts';
 import { reportServerError } from '../monitoring/server-monitoring.ts';
@@ -11,9 +11,7 @@ import { reportServerError } from '../monitoring/server-monitoring.ts';
  * and key; the page shows the default locale's message instead.
  */
 export function makeServerIntls(catalog: MessageCatalog, defaultLocale: string, log?: Pick<Logger, 'warn'>): Map<string, SiteIntl> {
-  const cache = createIntlCache();
-  const report = (failure: MessageFailure) => reportMessageFailure(failure, log);
-  return new Map([...catalog.keys()].map((locale) => [locale, makeIntl(localeMessages(locale, catalog, defaultLocale), cache, report)]));
+  return makeIntls(catalog, defaultLocale, (failure) => reportMessageFailure(failure, log));
 }
 
 function reportMessageFailure({ locale, id, error, cause }: MessageFailure, log: Pick<Logger, 'warn'> | undefined): void {

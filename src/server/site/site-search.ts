@@ -1,23 +1,34 @@
-// Search at run time: each locale's index loaded once at start-up from the very
-// bytes the browser downloads, the query answered with the same function the
-// browser runs (src/routes/search/engine.ts).
-import { readFileSync, statSync } from 'node:fs';
+// Search at run time: each locale's index loaded on its first search, from the compact
+// block the build wrote beside the server (read off the event loop, then only views made
+// on it), and the query answered with the same function the browser runs
+// (src/routes/search/engine.ts). Answers are kept by (locale, the terms searched), so a
+// repeated query, however it is spelled, costs a lookup.
+import { existsSync, statSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { loadSearchIndex, type SearchIndex, type SearchResults, searchIndex } from '../../routes/search/engine.ts';
+import { BoundedCache } from '../../routes/bounded-cache.ts';
+import { readCompactIndex, compactIndex } from '../../routes/search/compact-index.ts';
+import { parseIndexFile, queryTerms, type SearchIndex, type SearchResults, searchTerms } from '../../routes/search/engine.ts';
 import { PAGE_RESULTS } from '../../routes/search/page.ts';
 import type { SearchIndexes } from '../../routes/types.ts';
 import { StoredBody } from '../http/stored-body.ts';
 import type { Site } from '../content/site.ts';
 import type { Manifest } from './manifest.ts';
-import { makeIndexFiles } from './search-indexes.ts';
+import { compactIndexPath, makeIndexFiles } from './search-indexes.ts';
+
+/** Search answers kept, by locale and terms (the visitors choose the keys: bounded in bytes). */
+const RESULTS_CACHE_BYTES = 2 * 1024 * 1024;
 
 export type SiteSearch = {
   /** For the browser: each locale's index URL, or null where the index is too large and the box asks the server. */
   indexes: SearchIndexes;
   /** An index file served from memory at its hashed URL; undefined for any other path. */
   asset(path: string): StoredBody | undefined;
-  search(locale: string, query: string): SearchResults;
+  /** The results for a query: kept ones at once, others once the locale's index is loaded. */
+  search(locale: string, query: string): Promise<SearchResults>;
+  /** Bytes held: the loaded indexes and the kept answers. */
+  bytes(): number;
 };
 
 type Options = {
@@ -34,21 +45,28 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
   // From a build: the index files it wrote, read when they are first needed. A large
   // site's indexes are megabytes each, so start-up only looks at their sizes, and a
   // locale nobody searches never costs memory.
-  const fromBuild = built && site.locales.every((locale) => manifest.search[locale]);
+  const fromBuild =
+    built && site.locales.every((locale) => manifest.search[locale] && existsSync(compactIndexPath(distDir, manifest.search[locale]!)));
   const files: IndexSource[] = fromBuild
     ? site.locales.map((locale) => {
         const url = manifest.search[locale]!;
         const file = join(distDir, 'client', url);
-        return { locale, url, gzipBytes: gzipSize(file), json: () => readFileSync(file, 'utf8') };
+        return {
+          locale,
+          url,
+          gzipBytes: gzipSize(file),
+          json: () => readFileSync(file, 'utf8'),
+          compact: () => readFile(compactIndexPath(distDir, url)),
+        };
       })
-    : makeIndexFiles(site).map(({ locale, url, json }) => ({
-        locale,
-        url,
-        gzipBytes: gzipSync(json, { level: 9 }).length,
-        json: () => json,
-      }));
+    : makeIndexFiles(site).map(({ locale, url, json }) => {
+        // Made now (the content changed since the build): start-up pays for the compact form too.
+        const compact = compactIndex(parseIndexFile(json));
+        return { locale, url, gzipBytes: gzipSync(json, { level: 9 }).length, json: () => json, compact: async () => compact };
+      });
 
-  const loaded = new Map<string, SearchIndex>();
+  const loaded = new Map<string, Promise<SearchIndex>>();
+  let indexBytes = 0;
   const assets = new Map<string, StoredBody>();
   const indexes: SearchIndexes = {};
   for (const { locale, url, gzipBytes, json } of files) {
@@ -58,23 +76,44 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
     if (small) assets.set(url, new StoredBody(Buffer.from(json())));
   }
   const source = new Map(files.map((file) => [file.locale, file]));
-  const indexOf = (locale: string): SearchIndex => {
+  const indexOf = (locale: string): Promise<SearchIndex> => {
     let index = loaded.get(locale);
     if (!index) {
-      index = loadSearchIndex(source.get(locale)!.json());
+      index = source
+        .get(locale)!
+        .compact()
+        .then((block) => {
+          const read = readCompactIndex(block);
+          indexBytes += read.bytes;
+          return read;
+        });
       loaded.set(locale, index);
     }
     return index;
   };
+  const answers = new BoundedCache<SearchResults>(
+    RESULTS_CACHE_BYTES,
+    (results, key) => 2 * key.length + 2 * JSON.stringify(results).length,
+  );
   return {
     indexes,
     asset: (path) => assets.get(path),
-    search: (locale, query) => searchIndex(indexOf(locale), query, PAGE_RESULTS),
+    async search(locale, query) {
+      // The terms the engine would walk name the answer: `Caché` and `cache` are one search.
+      const terms = queryTerms(query, locale);
+      if (terms.length === 0) return { total: 0, hits: [] };
+      const key = `${locale}\n${terms.join(' ')}`;
+      const kept = answers.get(key);
+      if (kept) return kept;
+      const results = searchTerms(await indexOf(locale), terms, PAGE_RESULTS);
+      answers.set(key, results);
+      return results;
+    },
+    bytes: () => indexBytes + answers.bytes,
   };
 }
 
-type IndexSource = { locale: string; url: string; gzipBytes: number; json: () => string };
-
+type IndexSource = { locale: string; url: string; gzipBytes: number; json: () => string; compact: () => Promise<Uint8Array> };
 /** The size of the gzip sibling the build wrote (gzip -9), or of the file gzipped now when there is none. */
 function gzipSize(file: string): number {
   try {

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { termsOf } from '../../../src/i18n/search-text.ts';
 import { pagePath } from '../../../src/routes/location.ts';
-import { type IndexedPage, loadSearchIndex, searchIndex } from '../../../src/routes/search/engine.ts';
+import {
+  type IndexedPage,
+  loadSearchIndex,
+  MAX_QUERY_TERM_CHARS,
+  MAX_QUERY_TERMS,
+  queryTerms,
+  searchIndex,
+} from '../../../src/routes/search/engine.ts';
 import { buildSearchIndex } from '../../../src/routes/search/index-writer.ts';
 import type { Marked, SearchHit } from '../../../src/routes/types.ts';
 import { ROOT_DIR } from '../../../src/server/config.ts';
@@ -153,6 +160,41 @@ test('an index round-trips through its file: the loaded index gives the same res
     searchIndex(loadSearchIndex(JSON.stringify(JSON.parse(json))), 'cach rout', 10),
   );
   assert.throws(() => loadSearchIndex(JSON.stringify({ ...JSON.parse(json), v: 99 })), /format 99/);
+});
+
+describe('what a query makes the engine walk', () => {
+  test('at most 12 distinct terms and 256 characters, counted after normalisation', () => {
+    for (const query of [
+      // One "word" of 255 characters that decomposes into 128 words under NFKD.
+      `a${'\u{FE70}a'.repeat(127)}`,
+      // Each U+FDFA decomposes into 18 characters: 256 of them, one word.
+      '\u{FDFA}'.repeat(256),
+      `${'\u{FDFA}'.repeat(10)} ${'\u{FDFB}'.repeat(10)} ${'\u{FC5E}b'.repeat(50)}`,
+      Array.from({ length: 60 }, (_, i) => `w${i}`).join(' '),
+    ]) {
+      const terms = queryTerms(query, 'ar');
+      assert.ok(terms.length <= MAX_QUERY_TERMS, `${terms.length} terms`);
+      assert.ok(terms.join('').length <= MAX_QUERY_TERM_CHARS, `${terms.join('').length} characters`);
+      assert.ok(
+        terms.every((term) => !/\s/u.test(term)),
+        'no term holds a space',
+      );
+    }
+  });
+
+  test('the words past the caps are left out, the first ones still found', () => {
+    const index = makeIndex('en', SITE);
+    const many = `caching ${Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ')} routing`;
+    assert.deepEqual(queryTerms(many, 'en').slice(0, 2), ['caching', 'w0']);
+    assert.equal(queryTerms(many, 'en').length, MAX_QUERY_TERMS);
+    assert.deepEqual(paths(searchIndex(index, many, 10).hits), paths(searchIndex(index, 'caching', 10).hits));
+  });
+
+  test('a word whose decomposition has spaces finds the same word in a page', () => {
+    const index = makeIndex('ar', [makePage('/ar/x', 'x', [['', '', `a${'\u{FE70}'}b c`]])]);
+    assert.equal(searchIndex(index, `a${'\u{FE70}'}b`, 10).total, 1);
+    assert.equal(searchIndex(index, `a${'\u{FE70}a'.repeat(127)}`, 10).total, 0);
+  });
 });
 
 describe('the default site', () => {

@@ -28,8 +28,15 @@ test('fenced and indented code scroll in their own focusable region, numbered ap
     '<div class="scroll-box table-box" role="region" tabindex="0" aria-label="Table 1">',
     '<div class="scroll-box code-box" role="region" tabindex="0" aria-label="Code 2">',
   ]);
-  assert.match(html, /aria-label="Code 1"><pre><code class="language-sh">echo &quot;&lt;hi&gt;&quot;\n<\/code><\/pre><\/div>/);
-  assert.match(html, /aria-label="Code 2"><pre><code>indented code\n<\/code><\/pre><\/div>/);
+  assert.match(
+    html,
+    /aria-label="Code 1"><pre class="code" dir="ltr" translate="no"><code><span class="line">.*echo.*&quot;&lt;hi&gt;&quot;.*<\/span><\/code><\/pre><\/div>/,
+  );
+  assert.match(html, /<span class="code-lang">Shell<\/span>/);
+  assert.match(
+    html,
+    /aria-label="Code 2"><pre class="code" dir="ltr" translate="no"><code><span class="line">indented code<\/span><\/code><\/pre><\/div>/,
+  );
 });
 
 test('numbering starts again on every page', () => {

@@ -117,3 +117,40 @@ test("a slug may not take the search page's path", () => {
   const { problems } = resolve([source('en', ''), source('en', 'find', 'search')]);
   assert.match(problems[0]!, /find\.md:4: the path \/en\/search is the search page's/);
 });
+
+test('another Unicode spelling of a localized path (decomposed, NFD) names the page, to be redirected to its NFC path', () => {
+  const nfc = 'über-uns';
+  const nfd = nfc.normalize('NFD');
+  assert.notEqual(nfd, nfc, 'the fixture has a letter that decomposes');
+  const { paths, problems } = resolve([
+    source('en', ''),
+    source('en', 'about'),
+    source('en', 'docs/guides'),
+    source('en', 'docs/guides/install'),
+    source('de', 'about', nfc),
+    source('de', 'docs/guides', 'anleitungen-für-alle'),
+  ]);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(paths.find('de', nfc), { key: 'about', canonical: true });
+  assert.deepEqual(paths.find('de', nfd), { key: 'about', canonical: false });
+  assert.deepEqual(paths.find('de', 'docs/anleitungen-für-alle/install'.normalize('NFD')), {
+    key: 'docs/guides/install',
+    canonical: false,
+  });
+  assert.equal(paths.find('de', 'nowhere-für'.normalize('NFD')), undefined);
+});
+
+test('a slug written decomposed (NFD) is served at its NFC path, and two spellings of one slug are one path', () => {
+  const { slugs, paths, problems } = resolve([source('en', ''), source('en', 'about'), source('de', 'about', 'über-uns'.normalize('NFD'))]);
+  assert.deepEqual(problems, []);
+  assert.equal(slugs.get('de')!.get('about'), 'über-uns');
+  assert.equal(paths.pathOf('de', 'about'), '/de/%C3%BCber-uns');
+  const clash = resolve([
+    source('en', ''),
+    source('en', 'a'),
+    source('en', 'b'),
+    source('de', 'a', 'für'),
+    source('de', 'b', 'für'.normalize('NFD')),
+  ]);
+  assert.match(clash.problems[0]!, /the path \/de\/f%C3%BCr is claimed by two pages/);
+});

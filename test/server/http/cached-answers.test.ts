@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { RenderCache } from '../../../src/server/http/bounded-cache.ts';
 import { cachedAnswers, rememberAnswer } from '../../../src/server/http/cached-answers.ts';
-import { chooseEncoding, StoredBody } from '../../../src/server/http/stored-body.ts';
+import { StoredBody } from '../../../src/server/http/stored-body.ts';
 import { Lifecycle } from '../../../src/server/http/lifecycle.ts';
 import type { LogLevel } from '../../../src/server/config.ts';
 import { createLogger } from '../../../src/server/http/log.ts';
-import { sendStored } from '../../../src/server/http/send.ts';
+import { negotiateEncoding, sendStored } from '../../../src/server/http/send.ts';
 import { serveApp } from '../../helpers/app.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -121,8 +121,7 @@ async function laneBeforeApp({ trustProxy = 0, logLevel = 'info' as LogLevel, ht
     ctx.status = 200;
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=0');
-    ctx.vary('Accept-Encoding');
-    const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
+    const encoding = negotiateEncoding(ctx);
     sendStored(ctx, stored, encoding);
     rememberAnswer(ctx, ctx.path, stored, encoding);
   });

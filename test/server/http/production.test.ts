@@ -163,6 +163,24 @@ describe('HTTP caching', () => {
     }
   });
 
+  for (const [path, encoding] of [
+    ['/de/docs/configuration', 'br'],
+    ['/ar/docs/monitoring', 'identity'],
+    ['/fr/no-such-page-yet', 'gzip'],
+  ] as const) {
+    test(`HEAD first, on ${path} not rendered yet (${encoding}), has the headers GET has, Content-Length included`, async () => {
+      // No request has rendered this page before: HEAD comes first.
+      const head = await getRaw(path, { 'Accept-Encoding': encoding }, 'HEAD');
+      const full = await getRaw(path, { 'Accept-Encoding': encoding });
+      assert.equal(head.status, full.status);
+      assert.equal(head.body.length, 0);
+      assert.ok(full.headers['content-length'], 'GET has a length');
+      for (const name of ['content-encoding', 'content-length', 'etag', 'vary', 'cache-control', 'content-type', 'content-language']) {
+        assert.equal(head.headers[name], full.headers[name], name);
+      }
+    });
+  }
+
   test('hashed assets are cached for a year, immutable, and vary by encoding', async () => {
     const html = (await get(server.url, '/en')).body;
     const css = /href="(\/assets\/styles-[A-Z0-9]+\.css)"/.exec(html)![1]!;
@@ -193,6 +211,27 @@ describe('compression', () => {
       }
     });
   }
+
+  test('no acceptable encoding (identity;q=0, *;q=0) is a 406 for pages, page data, assets and the sitemap', async () => {
+    const html = (await get(server.url, '/en')).body;
+    const css = /href="(\/assets\/styles-[A-Z0-9]+\.css)"/.exec(html)![1]!;
+    const messages = /href="(\/assets\/messages-[^"]+\.json)"/.exec(html)![1]!;
+    const paths = ['/en', '/en/about', '/en/nope', await dataPath('/en/about'), css, messages, '/sitemap.xml', '/en/blog/feed.xml'];
+    for (const accept of ['identity;q=0, *;q=0', '*;q=0', 'br;q=0, gzip;q=0, identity;q=0']) {
+      for (const method of ['GET', 'HEAD']) {
+        for (const path of paths) {
+          const response = await getRaw(path, { 'Accept-Encoding': accept }, method);
+          assert.equal(response.status, 406, `${method} ${path} with ${accept}`);
+          assert.equal(response.headers['content-encoding'], undefined);
+          assert.equal(response.headers['cache-control'], 'no-store');
+        }
+      }
+    }
+    // Refusing identity while accepting a coding we make is fine: that coding is sent.
+    const gzipOnly = await getRaw('/en/about', { 'Accept-Encoding': 'gzip, identity;q=0' });
+    assert.equal(gzipOnly.status, 200);
+    assert.equal(gzipOnly.headers['content-encoding'], 'gzip');
+  });
 
   test('a streamed first render and the cached repeat decode to the same document', async () => {
     const a = brotliDecompressSync((await getRaw('/fr/blog/translating-with-icu-messages', { 'Accept-Encoding': 'br' })).body).toString();

@@ -173,6 +173,17 @@ describe('the JSON form', () => {
     assert.deepEqual(negotiated, { redirect: '/en/xx/search?q=cache' });
   });
 
+  test('a query that decomposes into hundreds of words is cut to what the engine walks, not refused, alike in the page and the JSON', async () => {
+    for (const query of [`a${'\u{FE70}a'.repeat(127)}`, '\u{FDFA}'.repeat(256), `${'\u{FC5E}x '.repeat(60)}cache`]) {
+      const q = encodeURIComponent(query);
+      const page = await get(server.url, `/en/search?q=${q}`);
+      const json = await get(server.url, `/_data/${build}/en/search.json?q=${q}`);
+      assert.equal(page.status, 200);
+      assert.equal(json.status, 200);
+      assert.deepEqual(JSON.parse(json.body).page.screen, payloadOf(page.body).page.screen);
+    }
+  });
+
   test('bad queries get the same 400 as the page', async () => {
     for (const query of ['q=%E0%A4%A', 'q=a&q=b', `q=${'x'.repeat(257)}`]) {
       assert.equal((await get(server.url, `/_data/${build}/en/search.json?${query}`)).status, 400, query);

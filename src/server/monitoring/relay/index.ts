@@ -28,6 +28,8 @@ export type RelayOptions = {
   maxBufferedBytes?: number;
   /** The share of maxBufferedBytes one client address may hold (never below maxBytes). */
   perClientBufferedBytes?: number;
+  /** A body still arriving this long after its request began is slow: when the budget is spent, the oldest slow body is cut to make room. */
+  slowBodyAfterMs?: number;
 };
 
 export type Relay = {
@@ -54,6 +56,9 @@ export const RELAY_DEFAULTS = {
   maxInFlight: 64,
   maxBufferedBytes: 64 * 1024 * 1024,
   perClientBufferedBytes: 8 * 1024 * 1024,
+  // A browser's envelope is in within a moment; what is still arriving after a second is a
+  // large upload on a slow line or a client holding memory: under pressure it gives way.
+  slowBodyAfterMs: 1_000,
 } as const;
 
 /** At most one warning per this long while the budget stays spent, with the count of refusals in between. */
@@ -83,6 +88,7 @@ export function createRelay(options: RelayOptions): Relay {
     maxBytes: settings.maxBufferedBytes,
     // One full-size envelope always fits in a share, however small the share is set.
     perClientBytes: Math.min(settings.maxBufferedBytes, Math.max(maxBytes, settings.perClientBufferedBytes)),
+    slowAfterMs: settings.slowBodyAfterMs,
   });
   let inFlight = 0;
 
@@ -97,12 +103,14 @@ export function createRelay(options: RelayOptions): Relay {
     return isIP(claimed) ? claimed : (ctx.req.socket.remoteAddress ?? '');
   };
 
-  // Every visitor's envelopes are refused while the budget is spent: an operator needs
-  // to see it, once per interval rather than once per refusal.
+  // While the budget is spent, envelopes are refused or slow uploads cut to make room:
+  // an operator needs to see it, once per interval rather than once per envelope.
   let lastBudgetWarning = Number.NEGATIVE_INFINITY;
   let refusedSinceWarning = 0;
-  const noteBudgetSpent = (ctx: Koa.Context) => {
-    refusedSinceWarning += 1;
+  let cutSinceWarning = 0;
+  const noteBudgetSpent = (ctx: Koa.Context, what: 'refused' | 'cut') => {
+    if (what === 'refused') refusedSinceWarning += 1;
+    else cutSinceWarning += 1;
     const now = Date.now();
     if (now - lastBudgetWarning < BUDGET_WARNING_INTERVAL_MS) return;
     log.warn('relay buffer budget spent', {
@@ -110,9 +118,11 @@ export function createRelay(options: RelayOptions): Relay {
       usedBytes: budget.used(),
       maxBytes: settings.maxBufferedBytes,
       refused: refusedSinceWarning,
+      cutSlow: cutSinceWarning,
     });
     lastBudgetWarning = now;
     refusedSinceWarning = 0;
+    cutSinceWarning = 0;
   };
 
   const relay = async (ctx: Koa.Context) => {
@@ -139,8 +149,9 @@ export function createRelay(options: RelayOptions): Relay {
     if (inFlight >= settings.maxInFlight) return shed(ctx, 'Too many requests in flight', OVERLOAD_BACKOFF_SECONDS);
 
     // SECURITY: the shared memory budget, so slow uploads together cannot pin more than it; taken
-    // as bytes arrive, at most a share per client.
-    const lease = budget.lease(client);
+    // as bytes arrive, at most a share per client, and taken back from a slow body under pressure.
+    const cut = new AbortController();
+    const lease = budget.lease(client, () => cut.abort());
     let refusal = null as Refusal | null;
     try {
       const read = await readBody(ctx.req, {
@@ -151,6 +162,7 @@ export function createRelay(options: RelayOptions): Relay {
           refusal = lease.reserve(total);
           return refusal === null;
         },
+        cut: cut.signal,
       });
       switch (read.kind) {
         case 'tooLarge':
@@ -158,13 +170,18 @@ export function createRelay(options: RelayOptions): Relay {
         case 'timeout':
           return reject(ctx, 408, 'Request body timeout');
         case 'overBudget':
-          if (refusal === 'budget') noteBudgetSpent(ctx);
+          if (refusal === 'budget') noteBudgetSpent(ctx, 'refused');
+          return shed(ctx, 'Server busy', OVERLOAD_BACKOFF_SECONDS);
+        case 'cut':
+          // Its room went to a newcomer: this sender may be slow for no fault of its own, so the short back-off.
+          noteBudgetSpent(ctx, 'cut');
           return shed(ctx, 'Server busy', OVERLOAD_BACKOFF_SECONDS);
         case 'aborted':
           // Nobody is listening any more; Koa skips writing to a closed socket.
           return reject(ctx, 400, 'Request aborted');
       }
       const bytes = read.bytes;
+      lease.settle();
 
       const header = readEnvelopeDsn(bytes);
       if (header.kind === 'malformed') return reject(ctx, 400, header.reason);

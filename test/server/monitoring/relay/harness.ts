@@ -186,24 +186,48 @@ export function rawExchange(
 
 /**
  * An upload that sends its headers (declaring `declared` bytes) and the first `sent`
- * bytes of its body, then nothing: what a client holding a slot open does. Connects
- * from `localAddress` (any 127.x address is this machine), so tests can play several
- * clients. `answer` is what the server sent before it closed; `close()` ends it.
+ * bytes of its body, then nothing: what a client holding a slot open does; or, with
+ * `dripEveryMs`, one more byte that often, as a client trickling its body does to stay
+ * under the idle timeout. Connects from `localAddress` (any 127.x address is this
+ * machine), so tests can play several clients. `answer` is what the server sent before
+ * it closed (`closed` says whether it has); `close()` ends it.
  */
 export async function heldUpload(
   target: RunningRelay,
-  { declared, sent = Buffer.alloc(0), localAddress = '127.0.0.1' }: { declared: number; sent?: Buffer; localAddress?: string },
-): Promise<{ answer: Promise<string>; close(): void }> {
+  {
+    declared,
+    sent = Buffer.alloc(0),
+    localAddress = '127.0.0.1',
+    dripEveryMs,
+  }: { declared: number; sent?: Buffer; localAddress?: string; dripEveryMs?: number },
+): Promise<{ answer: Promise<string>; closed(): boolean; close(): void }> {
   const socket = connect({ port: target.port, host: '127.0.0.1', localAddress });
   let response = '';
+  let closed = false;
   socket.on('data', (data) => (response += data.toString('latin1')));
   socket.on('error', () => {});
-  const answer = new Promise<string>((resolve) => socket.on('close', () => resolve(response)));
+  let drip: NodeJS.Timeout | undefined;
+  const answer = new Promise<string>((resolve) =>
+    socket.on('close', () => {
+      closed = true;
+      clearInterval(drip);
+      resolve(response);
+    }),
+  );
   const head = `POST ${PATH} HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ${declared}\r\n\r\n`;
   await new Promise<void>((resolve) =>
     socket.once('connect', () => socket.write(Buffer.concat([Buffer.from(head), sent]), () => resolve())),
   );
-  return { answer, close: () => socket.destroy() };
+  let written = sent.length;
+  if (dripEveryMs !== undefined) {
+    drip = setInterval(() => {
+      // One byte short of the declared length at most: the body never completes.
+      if (response || socket.destroyed || written >= declared - 1) return;
+      written += 1;
+      socket.write('a');
+    }, dripEveryMs);
+  }
+  return { answer, closed: () => closed, close: () => socket.destroy() };
 }
 
 /** The status line and headers of a raw HTTP response. */

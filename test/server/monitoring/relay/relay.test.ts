@@ -4,6 +4,7 @@ import { parseEnvelope } from '@sentry/core';
 import type { Reply, Upstream } from '../../../helpers/upstream.ts';
 import { waitFor } from '../../../helpers/wait.ts';
 import { PATH, dsnFor, heldUpload, makeEnvelope, parseRaw, post, rawExchange, setup } from './harness.ts';
+import { RELAY_DEFAULTS } from '../../../../src/server/monitoring/relay/index.ts';
 
 /**
  * The relay's status table, one test per row, against a real loopback stand-in
@@ -355,6 +356,49 @@ describe('429: load shedding', TIMEOUT, () => {
     assert.equal(answer.status, 200);
     assert.equal(upstream.received.length, 1);
     assert.equal(relay.relay.bufferedBytes(), 0, 'declared lengths reserve nothing');
+  });
+
+  test('should cut the oldest slow uploads to make room, so clients trickling big bodies cannot shed another address', async (t) => {
+    // The budget attack at a small scale: four addresses, two uploads each, send all but the
+    // last bytes of their bodies at once and then a byte now and then, so no timeout ends them.
+    const { upstream, relay } = await setup(t, {
+      options: {
+        maxBytes: 64 * 1024,
+        maxBufferedBytes: 512 * 1024,
+        perClientBufferedBytes: 128 * 1024,
+        clientIp: (ctx) => ctx.req.socket.remoteAddress!,
+      },
+    });
+    const addresses = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
+    const slow: Awaited<ReturnType<typeof heldUpload>>[] = [];
+    for (const localAddress of addresses) {
+      for (let i = 0; i < 2; i++) {
+        slow.push(await heldUpload(relay, { declared: 64 * 1024, sent: Buffer.alloc(63 * 1024, 0x61), localAddress, dripEveryMs: 200 }));
+      }
+    }
+    t.after(() => {
+      for (const upload of slow) upload.close();
+    });
+    await waitFor(() => relay.relay.bufferedBytes() >= 8 * 63 * 1024, { what: 'the slow uploads fill the budget' });
+    // Past the age from which a body still arriving counts as slow.
+    await new Promise((resolve) => setTimeout(resolve, RELAY_DEFAULTS.slowBodyAfterMs + 100));
+
+    const big = makeEnvelope({ dsn: dsnFor(upstream), items: [[{ type: 'attachment', filename: 'a.txt' }, 'x'.repeat(30 * 1024)]] });
+    assert.ok(big.length > 512 * 1024 - relay.relay.bufferedBytes(), 'the envelope does not fit beside the slow uploads');
+    const answer = await post(relay, big, {}, { localAddress: '127.0.0.9' });
+    assert.equal(answer.status, 200, 'a ninth address is served');
+    assert.equal(upstream.received.length, 1);
+
+    // A slow upload paid for the room (the oldest): told to back off briefly, and its connection closed.
+    const cut = parseRaw(await Promise.race(slow.map((upload) => upload.answer)));
+    assert.equal(cut.status, 429);
+    assert.equal(cut.headers.get('retry-after'), '2');
+    assert.equal(cut.headers.get('connection'), 'close');
+    assert.equal(slow.filter((upload) => upload.closed()).length, 1, 'one cut was room enough');
+    assert.ok(
+      relay.logs.some((line) => JSON.parse(line).level === 'warn' && line.includes('budget spent') && line.includes('"cutSlow":1')),
+      'the cut is logged at warn',
+    );
   });
 
   test('should let one address hold only its share of the budget, with a short back-off past it', async (t) => {
