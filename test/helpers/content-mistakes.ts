@@ -9,6 +9,10 @@ import { makeLocales, makePage, MESSAGES, messagesText, shown } from './content.
 export type ContentMistake = { name: string; dir: string; problem: string };
 
 const HOME = { 'pages/index.md': makePage({ title: 'Home' }) };
+/** The line of a key in a file messagesText wrote: one key a line, after the opening brace. */
+const lineOf = (messages: Record<string, string>, key: string) => Object.keys(messages).indexOf(key) + 2;
+/** Where 'docs.next' is in the fixtures' messages (MESSAGES, then it). */
+const NEXT_LINE = lineOf({ ...MESSAGES, 'docs.next': '' }, 'docs.next');
 const EN = { ...HOME, 'messages.json': messagesText({ ...MESSAGES, 'docs.next': 'Next: {title}' }) };
 
 /** A Spanish translation whose messages are the English ones with `changes`. */
@@ -25,7 +29,7 @@ export const CONTENT_MISTAKES: (() => ContentMistake)[] = [
     return {
       name: 'a renamed placeholder',
       dir,
-      problem: `${shown(dir, 'es/messages.json')}:9:28: message "docs.next": \`{titulo}\`: the en message has \`{title}\``,
+      problem: `${shown(dir, 'es/messages.json')}:${NEXT_LINE}:28: message "docs.next": \`{titulo}\`: the en message has \`{title}\``,
     };
   },
   () => {
@@ -33,7 +37,7 @@ export const CONTENT_MISTAKES: (() => ContentMistake)[] = [
     return {
       name: 'an ICU syntax error',
       dir,
-      problem: `${shown(dir, 'es/messages.json')}:9:28: message "docs.next" does not parse: an argument is not closed: a "}" is missing (EXPECT_ARGUMENT_CLOSING_BRACE)`,
+      problem: `${shown(dir, 'es/messages.json')}:${NEXT_LINE}:28: message "docs.next" does not parse: an argument is not closed: a "}" is missing (EXPECT_ARGUMENT_CLOSING_BRACE)`,
     };
   },
   () => {
@@ -44,7 +48,7 @@ export const CONTENT_MISTAKES: (() => ContentMistake)[] = [
     return {
       name: 'a plural category the locale does not have',
       dir,
-      problem: `${shown(dir, 'ja/messages.json')}:9:25: message "n": \`{count, plural}\` has the option \`one\`, which is not a cardinal plural category of ja (it has \`other\`); write \`=1\` for exactly that number`,
+      problem: `${shown(dir, 'ja/messages.json')}:${NEXT_LINE}:25: message "n": \`{count, plural}\` has the option \`one\`, which is not a cardinal plural category of ja (it has \`other\`); write \`=1\` for exactly that number`,
     };
   },
   () => {
@@ -53,7 +57,7 @@ export const CONTENT_MISTAKES: (() => ContentMistake)[] = [
     return {
       name: 'a missing message key',
       dir,
-      problem: `${shown(dir, 'de/messages.json')}: missing message "error.body" (the en file has it, line 5)`,
+      problem: `${shown(dir, 'de/messages.json')}: missing message "error.body" (the en file has it, line ${lineOf(MESSAGES, 'error.body')})`,
     };
   },
   () => {

@@ -84,8 +84,8 @@ test('--seed-from-git records each translation as made from the source of its la
 
   assert.equal(run(repo.dir, '--seed-from-git').code, 0);
   const statuses = JSON.parse(run(repo.dir, '--json').out).locales.map(
-    (locale: { locale: string; pages: { slug: string; status: string }[] }) =>
-      locale.pages.map((page) => `${locale.locale} ${page.slug || '(home)'} ${page.status}`),
+    (locale: { locale: string; pages: { key: string; status: string }[] }) =>
+      locale.pages.map((page) => `${locale.locale} ${page.key || '(home)'} ${page.status}`),
   );
   assert.deepEqual(statuses.flat(), ['de (home) outdated', 'de about up-to-date', 'fr (home) up-to-date', 'fr about unknown']);
 });
