@@ -13,7 +13,6 @@ import * as esbuild from 'esbuild';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import { contentCompiler } from './build-content.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
-import { findMessageProblems, loadMessages } from '../src/server/content/messages.ts';
 import { MANIFEST_FILE, type Manifest } from '../src/server/site/manifest.ts';
 import { compactIndexPath } from '../src/server/site/search-indexes.ts';
 import { contentFingerprint } from '../src/server/content/snapshot.ts';
@@ -257,14 +256,12 @@ function reportSizes(dist: string, files: string[], firstLoad: string[]): void {
 /** Compile every page and message now, so a broken file fails the build with its file and line. */
 async function checkContent() {
   const config = loadConfig({ ...process.env, PORT: '0' });
-  // A large site's worker threads boot while the fingerprint is taken and the messages read.
+  // A large site's worker threads boot while the fingerprint is taken.
   const compiler = contentCompiler(config.localesDir, config.locales);
   // Taken before any page is read: a page edited during the build makes the snapshot stale, never wrong.
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
-  const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
-  const compiled = await compiler.compile(config.defaultLocale, messages);
-  const problems = findMessageProblems(config.localesDir, config.locales, config.defaultLocale);
-  if (problems.length) throw new Error(`messages:\n  ${problems.join('\n  ')}`);
+  // The one content check the dev server runs too (src/server/content/load-content.ts).
+  const compiled = await compiler.compile(config.defaultLocale);
   return { fingerprint, compiled };
 }
 

@@ -278,15 +278,14 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
 
 /** The translation status of the content as it is now (read afresh: the page is for the one editing it). */
 async function sendTranslationStatus(res: ServerResponse) {
-  const [{ loadSite }, { loadMessages }, { translationReport }] = await Promise.all([
-    import('../src/server/content/site.ts'),
-    import('../src/server/content/messages.ts'),
+  const [{ loadContent }, { translationReport }] = await Promise.all([
+    import('../src/server/content/load-content.ts'),
     import('./translation-report.ts'),
   ]);
   const { locales, defaultLocale } = loadConfig({ ...process.env, PORT: '0', LOCALES_DIR: localesDir });
   let html: string;
   try {
-    const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale));
+    const { site } = loadContent(localesDir, locales, defaultLocale);
     html = translationPage(translationReport(site, localesDir));
   } catch (error) {
     return void res

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
-import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
@@ -128,11 +128,19 @@ export function loadSite(
   const sources: Source[] = [];
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
+    // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
+    const files = new Map<string, string>();
     for (const file of listMarkdown(pagesDir)) {
       const key = keyOf(relative(pagesDir, file));
+      const display = relative(process.cwd(), file) || file;
+      const first = files.get(key);
+      if (first !== undefined) {
+        if (reading.has(locale)) problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, key)}; keep one`);
+        continue;
+      }
+      files.set(key, display);
       translations.set(key, [...(translations.get(key) ?? []), locale]);
       if (!reading.has(locale)) continue;
-      const display = relative(process.cwd(), file) || file;
       const stamp = memo && statStamp(file);
       const known = stamp ? memo.sources.get(file) : undefined;
       if (known && known.stamp === stamp) {
@@ -141,8 +149,8 @@ export function loadSite(
       }
       try {
         const text = readFileSync(file, 'utf8');
-        const { data, body, bodyLine } = splitFrontMatter(text, display);
-        const slugLine = frontMatterLine(text, 'slug');
+        const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display);
+        const slugLine = keyLines.slug ?? 2;
         const source: Source = {
           locale,
           key,

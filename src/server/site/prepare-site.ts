@@ -82,9 +82,9 @@ async function loadContent({ localesDir, locales, defaultLocale, distDir }: Conf
   const snapshot = readSnapshot(distDir, contentFingerprint(localesDir, locales, defaultLocale));
   // `built`: the content is what the build compiled (and indexed for search).
   if (snapshot) return { ...snapshot, built: true };
-  const [{ loadSite }, { loadMessages }] = await Promise.all([import('../content/site.ts'), import('../content/messages.ts')]);
-  const messages = loadMessages(localesDir, locales, defaultLocale);
-  return { site: loadSite(localesDir, locales, defaultLocale, messages), messages, built: false };
+  // The same check as the build's (content/load-content.ts): start-up refuses what the build refuses.
+  const { loadContent: check } = await import('../content/load-content.ts');
+  return { ...check(localesDir, locales, defaultLocale), built: false };
 }
 
 function once<T>(make: () => T): () => T {
