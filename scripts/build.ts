@@ -18,18 +18,7 @@ import { MANIFEST_FILE, type Manifest } from '../src/server/site/manifest.ts';
 import { compactIndexPath } from '../src/server/site/search-indexes.ts';
 import { contentFingerprint } from '../src/server/content/snapshot.ts';
 import { buildImages } from './build-images.ts';
-
-/**
- * Budget for the JavaScript a page needs before it is interactive (gzip): the entry and its
- * static imports. A phone on a slow network loads it in about a second. What the first
- * screen does not need (client navigation, search, copy buttons, monitoring) is import()ed.
- */
-const FIRST_LOAD_JS_BUDGET = 80 * 1024;
-/**
- * Budget for the critical stylesheet every page inlines (gzip): it is in every document, and
- * the first paint waits for the whole document's head.
- */
-const CRITICAL_CSS_BUDGET = 3 * 1024;
+import { CRITICAL_CSS_BUDGET, FIRST_LOAD_JS_BUDGET } from './first-load-budget.ts';
 
 /**
  * `dev` (used by `npm run dev`, into .dev/): readable bundles with React's
