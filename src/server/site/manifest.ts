@@ -8,7 +8,7 @@ import { join } from 'node:path';
 export type Manifest = {
   build: string;
   js: string;
-  /** The stylesheet linked at the end of <body>, which nothing on the first screen waits for. */
+  /** The deferred stylesheet (what only the script shows, and print): linked for print, made `all` by the entry. */
   css: string;
   /**
    * The critical stylesheet's text, inlined in every page's <head>; the CSP allows it by
