@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
 import { useIntl } from '../../i18n/context.tsx';
 import { Content } from '../content.tsx';
 import { READ_BACK } from '../read-back.ts';
-import type { Heading, ListingGroup, NavNode, ScreenData } from '../types.ts';
+import type { Heading, NavNode, ScreenData } from '../types.ts';
+import { Listing } from './docs-listing.tsx';
 
 /**
  * A docs page. The docs tree and "On this page" are <details> disclosures, so
@@ -34,7 +34,9 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: '
           </details>
         )}
         <Content html={data.html} />
-        {data.listing && <Listing groups={data.listing} key={path} />}
+        {data.listing && (
+          <Listing groups={data.listing} key={path} locale={intl.locale} label={t('docs.listing')} filterLabel={t('docs.filter')} />
+        )}
         {(data.previous || data.next) && (
           <div className="pager">
             {data.previous && (
@@ -76,59 +78,6 @@ function Tree({ nodes, current, total }: { nodes: NavNode[]; current: string; to
         </li>
       ))}
     </ul>
-  );
-}
-
-/**
- * Every page of a long section, by title under its initial: every page can be
- * reached by links, without search. With JavaScript a filter narrows the list;
- * without it, the box is not shown (it could do nothing).
- */
-function Listing({ groups }: { groups: ListingGroup[] }) {
-  const intl = useIntl();
-  const [filter, setFilter] = useState('');
-  const [interactive, setInteractive] = useState(false);
-  useEffect(() => setInteractive(true), []);
-  const wanted = filter.trim().toLocaleLowerCase(intl.locale);
-  const shown = wanted
-    ? groups
-        .map((group) => ({ ...group, links: group.links.filter((link) => link.title.toLocaleLowerCase(intl.locale).includes(wanted)) }))
-        .filter((group) => group.links.length > 0)
-    : groups;
-  const label = intl.formatMessage({ id: 'docs.listing' });
-  return (
-    <section className="docs-listing" aria-label={label}>
-      <h2>{label}</h2>
-      <input
-        type="search"
-        hidden={!interactive}
-        aria-label={intl.formatMessage({ id: 'docs.filter' })}
-        placeholder={intl.formatMessage({ id: 'docs.filter' })}
-        value={filter}
-        onChange={(event) => setFilter(event.target.value)}
-      />
-      <p className="docs-initials">
-        {shown.map((group) => (
-          <a key={group.label} href={`#initial-${encodeURIComponent(group.label)}`}>
-            {group.label}
-          </a>
-        ))}
-      </p>
-      {shown.map((group) => (
-        <div key={group.label}>
-          <h3 id={`initial-${encodeURIComponent(group.label)}`}>{group.label}</h3>
-          <ul>
-            {group.links.map((link) => (
-              <li key={link.path}>
-                <a href={link.path} lang={link.lang}>
-                  {link.title}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ))}
-    </section>
   );
 }
 
