@@ -5,8 +5,9 @@ import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-mat
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
+import { plainText } from './plain-text.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
-import { localizeSlugs, type PageKey, sitePaths, type SitePaths } from './paths.ts';
+import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
@@ -98,6 +99,11 @@ export function loadSite(
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
     for (const file of listMarkdown(pagesDir)) {
+      const unreachable = unreachableFile(relative(pagesDir, file));
+      if (unreachable) {
+        problems.push(`${relative(process.cwd(), file) || file}: ${unreachable}`);
+        continue;
+      }
       const key = keyOf(relative(pagesDir, file));
       translations.set(key, [...(translations.get(key) ?? []), locale]);
       if (!reading.has(locale)) continue;
@@ -176,6 +182,8 @@ export function loadSite(
     }
     pages.get(servingLocale)!.set(source.key, {
       ...source.front,
+      // Shown as text (<meta>, Open Graph, feeds, post lists): `tar` written as in Markdown reads tar.
+      description: plainText(source.front.description),
       key: source.key,
       localPath: served.get(source.key)!,
       contentLocale: source.locale,
