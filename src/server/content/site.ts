@@ -5,6 +5,7 @@ import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-mat
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
+import { folderPages } from './folder-pages.ts';
 import { plainText } from './plain-text.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
@@ -50,6 +51,8 @@ export type SourcePage = FrontMatter & {
   fingerprint: string;
   /** For a translation: the source fingerprint its record holds; undefined when it has none. */
   recorded?: string;
+  /** Made for a docs folder without index.md: its page is the list of its pages (folder-pages.ts). */
+  generated?: true;
 };
 
 export type Site = {
@@ -63,7 +66,17 @@ export type Site = {
   paths: SitePaths;
 };
 
-type Source = { locale: string; key: PageKey; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
+type Source = {
+  locale: string;
+  key: PageKey;
+  file: string;
+  front: FrontMatter;
+  body: string;
+  bodyLine: number;
+  slugLine: number;
+  /** A docs folder's page made for want of an index.md (folder-pages.ts). */
+  generated?: true;
+};
 
 /**
  * `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels).
@@ -117,6 +130,32 @@ export function loadSite(
         problems.push((error as Error).message);
       }
     }
+  }
+
+  // A docs folder with no index.md in the default locale gets a page listing its pages, in every
+  // locale that serves it (titled by its name: there is no text to translate), noted once.
+  const defaultSourceKeys = sources.filter((source) => source.locale === defaultLocale).map((source) => source.key);
+  for (const folder of folderPages(defaultSourceKeys, join(localesDir, defaultLocale, 'pages'))) {
+    if (serving.includes(defaultLocale)) {
+      warn(
+        `${folder.folder}/: a docs folder without index.md: its page lists its pages, titled "${folder.front.title}" (add index.md to give it a title and text)`,
+      );
+    }
+    const own = new Set(sources.filter((source) => source.key === folder.key).map((source) => source.locale));
+    for (const locale of read) {
+      if (own.has(locale)) continue;
+      sources.push({
+        locale,
+        key: folder.key,
+        file: `${folder.folder}/`,
+        front: folder.front,
+        body: '',
+        bodyLine: 1,
+        slugLine: 1,
+        generated: true,
+      });
+    }
+    translations.set(folder.key, [...new Set([...(translations.get(folder.key) ?? []), ...locales])]);
   }
 
   const records = new Map<string, TranslationRecord>();
@@ -194,6 +233,7 @@ export function loadSite(
       file: source.file,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
       ...(servingLocale === source.locale && recordOf(source.locale, source.key)),
+      ...(source.generated && { generated: true }),
     });
   };
   const serves = new Set(serving);

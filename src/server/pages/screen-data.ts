@@ -68,7 +68,8 @@ export function tableOfContents(headings: readonly Heading[]): Heading[] {
   return headings.filter((heading) => heading.level === 2 || heading.level === 3);
 }
 
-type TreeNode = { slug: string; link: Link; children: TreeNode[] };
+/** `listed`: its page lists its pages whatever their number (a folder's page made for want of an index.md). */
+type TreeNode = { slug: string; link: Link; children: TreeNode[]; listed: boolean };
 
 /**
  * The most entries one list of the sidebar shows. A longer list (a section of
@@ -98,7 +99,9 @@ type Around = {
  */
 export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (page: SourcePage) => Link, locale = 'en') {
   const docs = [...pages.values()].filter((page) => page.key === 'docs' || page.key.startsWith('docs/'));
-  const nodes = new Map<string, TreeNode>(docs.map((page) => [page.key, { slug: page.key, link: navLink(page, linkTo), children: [] }]));
+  const nodes = new Map<string, TreeNode>(
+    docs.map((page) => [page.key, { slug: page.key, link: navLink(page, linkTo), children: [], listed: page.generated === true }]),
+  );
   const byOrder = (a: SourcePage, b: SourcePage) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.title.localeCompare(b.title);
   const top: TreeNode[] = [];
   for (const page of docs.filter((page) => page.key !== 'docs').sort(byOrder)) {
@@ -165,7 +168,7 @@ export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (
       }
       const index = node ? position.get(node.link.path) : undefined;
       let listing: ListingGroup[] | undefined;
-      if (node && node.children.length > SIDEBAR_WINDOW) {
+      if (node && (node.children.length > SIDEBAR_WINDOW || (node.listed && node.children.length > 0))) {
         listing = listings.get(slug);
         if (!listing) {
           listing = groupByInitial(

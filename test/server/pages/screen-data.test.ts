@@ -224,3 +224,34 @@ test('a long top level is shown under the docs index, windowed, and the docs ind
   assert.equal(docs(screenOf('docs')).next?.title, 'Top 0');
   assert.equal(docs(screenOf('docs/t50')).next?.title, 'Top 51');
 });
+
+test('a docs folder without index.md is a section titled by its name, whose page lists its pages', async () => {
+  const { 'pages/docs/guides/index.md': _, ...withoutIndex } = DOCS;
+  const warnings: string[] = [];
+  const { site, messages } = await makeSite(
+    { en: withoutIndex, de: { 'pages/docs/index.md': makePage({ title: 'Doku' }) } },
+    { warn: (message: string) => warnings.push(message) },
+  );
+  for (const locale of ['en', 'de']) {
+    const pages = site.pages.get(locale)!;
+    const screenFor = screenMaker(makeServerIntls(messages, site.defaultLocale).get(locale)!, pages);
+    const folder = docs(screenFor(pages.get('docs/guides')!)!);
+    assert.equal(folder.title, 'guides');
+    assert.deepEqual(
+      folder.listing!.flatMap((group) => group.links.map((link) => link.title)),
+      ['Deep', 'Install', 'Upgrade'],
+    );
+    const install = docs(screenFor(pages.get('docs/guides/install')!)!);
+    // A folder has no order: it comes after the ordered pages.
+    assert.deepEqual(outline(install.sidebar), [
+      locale === 'en' ? 'Docs' : 'Doku',
+      'Start',
+      'Reference',
+      'guides',
+      '  Install',
+      '  Upgrade',
+      '  Deep',
+    ]);
+  }
+  assert.equal(warnings.filter((warning) => warning.includes('docs/guides/: a docs folder without index.md')).length, 1);
+});
