@@ -54,10 +54,21 @@ function cutOff(bytes: Uint8Array, type: string): string | undefined {
  * Copies every locale's images into `assetsDir` under content-hashed names and returns
  * the manifest's `images`, keyed by the path under the locales folder (`de/share.png`,
  * `en/images/launch.png`). A file it cannot read fails the build, naming the file.
+ * A locale without its own `share.png` shares the default locale's (the server's
+ * choice, share-image.ts): `warn` hears it, once per locale.
  */
-export function buildImages(localesDir: string, locales: readonly string[], assetsDir: string): Record<string, ImageEntry> {
+export function buildImages(
+  localesDir: string,
+  locales: readonly string[],
+  assetsDir: string,
+  { defaultLocale = locales[0], warn = () => {} }: { defaultLocale?: string | undefined; warn?: (message: string) => void } = {},
+): Record<string, ImageEntry> {
   const images: Record<string, ImageEntry> = {};
+  const defaultImage = defaultLocale !== undefined && existsSync(join(localesDir, defaultLocale, 'share.png'));
   for (const locale of locales) {
+    if (defaultImage && locale !== defaultLocale && !existsSync(join(localesDir, locale, 'share.png'))) {
+      warn(`locales/${locale}/share.png is missing: its pages share ${defaultLocale}'s image (npm run share-images makes one per locale)`);
+    }
     const sources = [`${locale}/share.png`, ...listImages(localesDir, `${locale}/images`)];
     for (const source of sources) {
       const file = join(localesDir, source);

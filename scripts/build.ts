@@ -86,8 +86,8 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     writeFileSync(compact, file.compact);
     search[file.locale] = file.url;
   }
-  const { localesDir, locales } = loadConfig({ ...process.env, PORT: '0' });
-  const images = buildImages(localesDir, locales, assetsDir);
+  const { localesDir, locales, defaultLocale } = loadConfig({ ...process.env, PORT: '0' });
+  const images = buildImages(localesDir, locales, assetsDir, { defaultLocale, warn: (message) => console.warn(`warning: ${message}`) });
   const chooserFile = chooser && Object.keys(chooser.metafile.outputs)[0]!;
   const chooserUrl = chooserFile ? `/${relative(join(dist, 'client'), join(ROOT_DIR, chooserFile)).split('\\').join('/')}` : null;
   const manifest: Manifest = { build, js, css: entry('styles', '.css'), icon, preload, search, images, chooser: chooserUrl };

@@ -39,6 +39,7 @@ export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): P
     publicUrl: config.publicUrl,
     images: manifest.images,
     links: { pathOf: site.paths.pathOf, feedOf: feeds.linkOf },
+    defaultLocale: config.defaultLocale,
   });
   const store = buildPageStore({ site, messages, intls, publicUrl: config.publicUrl, build: manifest.build, share });
   const search = prepareSearch({ site, manifest, distDir: config.distDir, built, maxDownloadBytes: config.searchIndexMaxKb * 1024 });
