@@ -1,7 +1,11 @@
 /**
  * `npm run translations`: how far each locale is behind the default one.
  *
- *   npm run translations                      the report, per locale
+ *   npm run translations                      the report, per locale: counts, per section when a
+ *                                             locale has much to do, and the 20 pages most behind
+ *   npm run translations -- --verbose         every page needing work, in every locale
+ *   npm run translations -- --locale de [--status missing|outdated|unknown]
+ *                                             every such page of one locale
  *   npm run translations -- --json            the same as JSON (every page with its status)
  *   npm run translations -- --check [--max-outdated N]
  *                                             exit 1 when a page or message key is missing, or more
@@ -24,7 +28,13 @@ import { loadConfig } from '../src/server/config.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { splitFrontMatter } from '../src/server/content/front-matter.ts';
 import { loadSite, type Site } from '../src/server/content/site.ts';
-import { carryForward, readRecord, sourceFingerprint, writeRecord } from '../src/server/content/translation-record.ts';
+import {
+  carryForward,
+  readRecord,
+  sourceFingerprint,
+  type TranslationStatus,
+  writeRecord,
+} from '../src/server/content/translation-record.ts';
 import { loadMessages } from '../src/server/content/messages.ts';
 import { hasGit, seedRecord } from './translation-history.ts';
 import { checkFailures, formatReport, translationReport } from './translation-report.ts';
@@ -44,9 +54,28 @@ function main(argv: string[]): number {
   const report = translationReport(site, localesDir, { history: hasGit(localesDir) });
   const flags = new Set(argv.filter((arg) => arg.startsWith('--')));
   for (const flag of flags) {
-    if (!['--json', '--check', '--max-outdated'].includes(flag)) throw new UsageError(`unknown option ${flag}`);
+    if (!['--json', '--check', '--max-outdated', '--verbose', '--locale', '--status'].includes(flag)) {
+      throw new UsageError(`unknown option ${flag}`);
+    }
   }
-  process.stdout.write(flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  const optionValue = (flag: string, allowed: readonly string[]): string[] | undefined => {
+    const at = argv.indexOf(flag);
+    if (at === -1) return undefined;
+    const value = argv[at + 1];
+    if (value === undefined || !allowed.includes(value)) throw new UsageError(`${flag} needs one of ${allowed.join(', ')}`);
+    return [value];
+  };
+  const view = {
+    full: flags.has('--verbose'),
+    ...(flags.has('--locale') && {
+      locales: optionValue(
+        '--locale',
+        locales.filter((locale) => locale !== defaultLocale),
+      ),
+    }),
+    ...(flags.has('--status') && { statuses: optionValue('--status', ['missing', 'outdated', 'unknown']) as TranslationStatus[] }),
+  };
+  process.stdout.write(flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, view));
   if (!flags.has('--check')) return 0;
   const at = argv.indexOf('--max-outdated');
   const maxOutdated = at === -1 ? 0 : Number(argv[at + 1]);
