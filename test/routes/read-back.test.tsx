@@ -36,7 +36,7 @@ for (const locale of config.locales) {
     const decision = decide({ path, search: query, cookie: undefined, acceptLanguage: undefined });
     if (decision.kind === 'search') pages.push(await searchPageOf(decision, store, search));
     else if (decision.kind === 'page') pages.push(decision.page);
-    else assert.fail(`${path}: ${decision.kind}`);
+    else assert.fail(`${path}${query}: ${decision.kind}`);
   }
 }
 
