@@ -77,8 +77,11 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     writeFileSync(compact, file.compact);
     search[file.locale] = file.url;
   }
-  const { localesDir, locales } = loadConfig({ ...process.env, PORT: '0' });
-  const images = await buildImages(localesDir, locales, assetsDir);
+  const { localesDir, locales, defaultLocale } = loadConfig({ ...process.env, PORT: '0' });
+  const images = await buildImages(localesDir, locales, assetsDir, {
+    defaultLocale,
+    warn: (message) => console.warn(`warning: ${message}`),
+  });
   const chooserFile = chooser && Object.keys(chooser.metafile.outputs)[0]!;
   const chooserUrl = chooserFile ? `/${relative(join(dist, 'client'), join(ROOT_DIR, chooserFile)).split('\\').join('/')}` : null;
   const criticalCss = readFileSync(join(dist, 'client', entry('critical', '.css')), 'utf8').trim();

@@ -76,7 +76,10 @@ test('the served pages load at most the budget of JavaScript first, and no navig
         `${path}: ${result.gzipBytes} bytes gzip of first-load JavaScript, over ${FIRST_LOAD_JS_BUDGET}`,
       );
       const names = result.files.map((file) => new URL(file.url).pathname.split('/').pop()!);
-      assert.ok(names.some((name) => name.startsWith('main-')), `${path}: the entry is counted`);
+      assert.ok(
+        names.some((name) => name.startsWith('main-')),
+        `${path}: the entry is counted`,
+      );
       const lazy = names.filter((name) => /^(navigator|searchers|code-blocks|monitoring)-/.test(name));
       assert.deepEqual(lazy, [], `${path}: loaded when needed, not first`);
     }

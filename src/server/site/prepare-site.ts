@@ -52,6 +52,7 @@ export function prepareContent(
     publicUrl: config.publicUrl,
     images: manifest.images,
     links: { pathOf: site.paths.pathOf, feedOf: feeds.linkOf },
+    defaultLocale: config.defaultLocale,
   });
   const store = buildPageStore({ site, messages, intls, publicUrl: config.publicUrl, build: manifest.build, share });
   const search = prepareSearch({
