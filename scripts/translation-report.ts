@@ -9,6 +9,8 @@ import { type Behind, behind } from './translation-history.ts';
 export type TranslationReport = {
   defaultLocale: string;
   locales: LocaleReport[];
+  /** Messages that do not match the default locale's (file:line:column: what), which the build refuses. */
+  problems: string[];
 };
 
 export type LocaleReport = {
@@ -20,7 +22,7 @@ export type LocaleReport = {
 };
 
 /** `history`: add, from git, how far each outdated page is behind (leave it false where there is no `.git`). */
-export function translationReport(site: Site, localesDir: string, { history = false } = {}): TranslationReport {
+export function translationReport(site: Site, localesDir: string, { history = false, problems = [] as string[] } = {}): TranslationReport {
   const sources = site.pages.get(site.defaultLocale)!;
   const rows = translationRows(site);
   const reference = readMessageTexts(localesDir, site.defaultLocale);
@@ -55,19 +57,23 @@ export function translationReport(site: Site, localesDir: string, { history = fa
         },
       };
     });
-  return { defaultLocale: site.defaultLocale, locales };
+  return { defaultLocale: site.defaultLocale, locales, problems };
 }
 
-/** Why `--check` fails: nothing missing, and at most `maxOutdated` pages outdated or unknown per locale. */
-export function checkFailures(report: TranslationReport, maxOutdated: number): string[] {
+/**
+ * Why `--check` fails: per locale, more than `maxMissing` pages missing or `maxOutdated`
+ * outdated or unknown, any message key missing or extra; and any message problem.
+ */
+export function checkFailures(report: TranslationReport, { maxOutdated = 0, maxMissing = 0 } = {}): string[] {
   const failures: string[] = [];
   for (const { locale, counts, messages } of report.locales) {
-    if (counts.missing) failures.push(`${locale}: ${counts.missing} page(s) missing`);
+    if (counts.missing > maxMissing) failures.push(`${locale}: ${counts.missing} page(s) missing (at most ${maxMissing} allowed)`);
     const behind = counts.outdated + counts.unknown;
     if (behind > maxOutdated) failures.push(`${locale}: ${behind} page(s) outdated or unknown (at most ${maxOutdated} allowed)`);
     if (messages.missing.length) failures.push(`${locale}: ${messages.missing.length} message key(s) missing`);
     if (messages.extra.length) failures.push(`${locale}: ${messages.extra.length} message key(s) not in ${report.defaultLocale}`);
   }
+  failures.push(...report.problems);
   return failures;
 }
 
@@ -78,18 +84,39 @@ const LABELS: Record<TranslationStatus, string> = {
   unknown: 'unknown',
 };
 
-/** The report as text for a terminal: a summary line per locale, then what needs work. */
-export function formatReport(report: TranslationReport): string {
+/** Pages needing work a locale's summary lists; `--verbose` (or `--locale`, `--status`) lists them all. */
+export const SUMMARY_PAGES = 20;
+
+/** What the text report shows: every page needing work (`full`), of these locales and statuses only. */
+export type ReportView = { full?: boolean; locales?: readonly string[]; statuses?: readonly TranslationStatus[] };
+
+/**
+ * The report as text for a terminal: a summary line per locale, then what needs work. A
+ * site of thousands of pages would print a line for each: by default a locale shows its
+ * counts per section (the page's folder) and the SUMMARY_PAGES pages most behind
+ * (outdated, by commits behind, then unknown, then missing), and says how many more.
+ */
+export function formatReport(report: TranslationReport, view: ReportView = {}): string {
   const lines: string[] = [];
+  const rank: Record<TranslationStatus, number> = { outdated: 0, unknown: 1, missing: 2, 'up-to-date': 3 };
   for (const { locale, counts, pages, messages } of report.locales) {
+    if (view.locales && !view.locales.includes(locale)) continue;
     const summary = (Object.keys(LABELS) as TranslationStatus[]).map((status) => `${counts[status]} ${LABELS[status]}`).join(', ');
     lines.push(`${locale}: ${pages.length} pages: ${summary}`);
-    for (const page of pages) {
-      if (page.status === 'up-to-date') continue;
-      const detail =
-        page.behind &&
-        ` (${plural(page.behind.commits, 'commit')}, ${plural(page.behind.days, 'day')} behind; ${page.behind.diffstat || 'no diff'})`;
+    const work = pages.filter((page) => page.status !== 'up-to-date' && (!view.statuses || view.statuses.includes(page.status)));
+    const full = view.full || view.locales !== undefined || view.statuses !== undefined || work.length <= SUMMARY_PAGES;
+    if (!full) {
+      for (const line of sectionLines(pages)) lines.push(`  ${line}`);
+      work.sort((a, b) => rank[a.status] - rank[b.status] || (b.behind?.commits ?? 0) - (a.behind?.commits ?? 0));
+    }
+    for (const page of full ? work : work.slice(0, SUMMARY_PAGES)) {
+      const detail = page.behind && ` (${describeBehind(page.behind)})`;
       lines.push(`  ${LABELS[page.status].padEnd(9)} ${page.key || '(home)'}${detail ?? ''}`);
+    }
+    if (!full) {
+      lines.push(
+        `  ... and ${work.length - SUMMARY_PAGES} more: npm run translations -- --locale ${locale} [--status missing|outdated|unknown]`,
+      );
     }
     const list = (keys: string[]) => (keys.length ? `: ${keys.join(', ')}` : '');
     lines.push(
@@ -99,7 +126,42 @@ export function formatReport(report: TranslationReport): string {
       lines.push(`  same as ${report.defaultLocale} (probably untranslated)${list(messages.sameAsDefault)}`);
     }
   }
+  if (report.problems.length) {
+    lines.push(
+      `messages that do not match the ${report.defaultLocale} ones (the build refuses these):`,
+      ...report.problems.map((problem) => `  ${problem}`),
+    );
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** One line per section (a page's folder, `(top)` for the top level), the largest first: how much of it is translated and up to date. */
+function sectionLines(pages: LocaleReport['pages']): string[] {
+  const sections = new Map<string, Record<TranslationStatus, number>>();
+  for (const page of pages) {
+    const cut = page.key.lastIndexOf('/');
+    const section = cut === -1 ? '(top)' : page.key.slice(0, cut);
+    const counts = sections.get(section) ?? { 'up-to-date': 0, outdated: 0, missing: 0, unknown: 0 };
+    counts[page.status]++;
+    sections.set(section, counts);
+  }
+  return [...sections]
+    .map(([section, counts]) => ({ section, counts, total: Object.values(counts).reduce((sum, count) => sum + count, 0) }))
+    .sort((a, b) => b.total - a.total || a.section.localeCompare(b.section))
+    .map(
+      ({ section, counts, total }) =>
+        `${section}: ${total - counts.missing} of ${total} translated (${counts['up-to-date']} up to date, ${counts.outdated} outdated, ${counts.unknown} unknown)`,
+    );
+}
+
+/**
+ * How far an outdated page's source moved: commits since the recorded version, or,
+ * when the recorded version is the last commit, an edit not committed yet.
+ */
+export function describeBehind({ commits, days, diffstat }: Behind): string {
+  const change = diffstat || 'no diff';
+  if (commits === 0) return `changed since it was recorded, not committed yet; ${change}`;
+  return `${plural(commits, 'commit')}, ${plural(days, 'day')} behind; ${change}`;
 }
 
 function plural(count: number, word: string): string {

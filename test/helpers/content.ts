@@ -1,7 +1,7 @@
 import type { MarkdownLabels } from '../../src/server/content/markdown.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /** A page file's text from front matter fields and a body. */
 export function makePage(front: Record<string, string | number> = {}, body = 'Some text.\n'): string {
@@ -20,13 +20,22 @@ export const MESSAGES = {
   'content.table': 'Table {number}',
   'content.code': 'Code {number}',
   'content.headingLink': 'Link to {heading}',
+  'content.footnotes': 'Footnotes',
+  'content.footnoteBack': 'Back to reference {number}',
+  'callout.note': 'Note',
+  'callout.tip': 'Tip',
+  'callout.info': 'Info',
+  'callout.important': 'Important',
+  'callout.warning': 'Warning',
+  'callout.danger': 'Danger',
+  'callout.caution': 'Caution',
   'content.copyCode': 'Copy code',
   'content.codeCopied': 'Copied',
 };
 
 /**
  * A temporary `locales/` folder: { en: { 'pages/index.md': text, 'messages.json': {...} } }.
- * messages.json defaults to MESSAGES when a locale does not give one.
+ * messages.json defaults to MESSAGES when a locale does not give one; bytes (an image) are written as they are.
  */
 const made: string[] = [];
 process.once('exit', () => {
@@ -37,14 +46,28 @@ export function makeLocales(tree: Record<string, Record<string, string | object>
   const root = mkdtempSync(join(tmpdir(), 'polysite-locales-'));
   made.push(root);
   for (const [locale, files] of Object.entries(tree)) {
+    // Every locale folder has its pages/ folder, as a real one must (it may be empty).
+    mkdirSync(join(root, locale, 'pages'), { recursive: true });
     const all = { 'messages.json': MESSAGES, ...files };
     for (const [file, content] of Object.entries(all)) {
       const path = join(root, locale, file);
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+      writeFileSync(path, typeof content === 'string' || content instanceof Uint8Array ? content : JSON.stringify(content));
     }
   }
   return root;
+}
+
+/** A messages.json as a translator writes it: one key a line, two spaces in (so a test can name the line). */
+export function messagesText(messages: Record<string, string>): string {
+  return `{\n${Object.entries(messages)
+    .map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+    .join(',\n')}\n}\n`;
+}
+
+/** A file's path as problems print it: relative to the working directory. */
+export function shown(dir: string, file: string): string {
+  return relative(process.cwd(), join(dir, file));
 }
 
 /**
@@ -64,13 +87,13 @@ export function makeLargePageLocales(): string {
 }
 
 /** A compiled site and its messages from a locales tree (see makeLocales); the first locale is the default. */
-export async function makeSite(tree: Record<string, Record<string, string | object>>) {
+export async function makeSite(tree: Record<string, Record<string, string | object>>, options: { warn?: (message: string) => void } = {}) {
   const { loadSite } = await import('../../src/server/content/site.ts');
   const { loadMessages } = await import('../../src/server/content/messages.ts');
   const dir = makeLocales(tree);
   const locales = Object.keys(tree);
   const messages = loadMessages(dir, locales, locales[0]!);
-  return { site: loadSite(dir, locales, locales[0]!, messages), messages };
+  return { site: loadSite(dir, locales, locales[0]!, messages, options), messages };
 }
 
 /** Labels for the Markdown renderer's boxes and anchors, in English. */
@@ -78,6 +101,9 @@ export const MARKDOWN_LABELS: MarkdownLabels = {
   table: (number) => `Table ${number}`,
   code: (number) => `Code ${number}`,
   headingLink: (heading) => `Link to ${heading}`,
+  callout: (kind) => kind[0]!.toUpperCase() + kind.slice(1),
+  footnotes: 'Footnotes',
+  footnoteBack: (number) => `Back to reference ${number}`,
   copyCode: () => 'Copy code',
   codeCopied: () => 'Copied',
 };

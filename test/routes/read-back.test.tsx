@@ -6,6 +6,7 @@ import { App } from '../../src/routes/app.tsx';
 import { readLocales, readSidebar, readToc } from '../../src/routes/read-back.ts';
 import type { PageData } from '../../src/routes/types.ts';
 import { loadConfig } from '../../src/server/config.ts';
+import { searchPageOf } from '../../src/server/pages/decide.ts';
 import { prepareSite } from '../../src/server/site/prepare-site.ts';
 
 // Each reader of read-back.ts against the component that writes its markup,
@@ -14,7 +15,7 @@ import { prepareSite } from '../../src/server/site/prepare-site.ts';
 // search page: what the embedded payload leaves out must come back whole.
 
 const config = loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test', LOG_LEVEL: 'silent' });
-const { store, decide } = await prepareSite(config);
+const { store, decide, search } = await prepareSite(config);
 
 /** The page's visible markup, as a DOM the readers can walk. */
 function rendered(page: PageData) {
@@ -28,13 +29,14 @@ const wire = <T,>(value: T): T => JSON.parse(JSON.stringify(value));
 const pages: PageData[] = [];
 for (const { locale, key } of store.entries()) pages.push(store.find(locale, key)!);
 for (const locale of config.locales) {
-  for (const [path, search] of [
+  for (const [path, query] of [
     [`/${locale}/nope`, ''],
     [`/${locale}/search`, '?q=install'],
   ] as const) {
-    const decision = decide({ path, search, cookie: undefined, acceptLanguage: undefined });
-    assert.equal(decision.kind, 'page');
-    if (decision.kind === 'page') pages.push(decision.page);
+    const decision = decide({ path, search: query, cookie: undefined, acceptLanguage: undefined });
+    if (decision.kind === 'search') pages.push(await searchPageOf(decision, store, search));
+    else if (decision.kind === 'page') pages.push(decision.page);
+    else assert.fail(`${path}${query}: ${decision.kind}`);
   }
 }
 
@@ -80,4 +82,15 @@ test('the readers do not depend on the stylesheet’s classes', () => {
   assert.deepEqual(readSidebar(document), wire(page.screen.sidebar));
   assert.deepEqual(readToc(document), page.screen.toc);
   assert.deepEqual(readLocales(document), wire(page.locales));
+});
+
+test('a windowed section reads back with its total, and its "all pages" link is not an entry', () => {
+  const docs = pages.find((candidate) => candidate.screen.kind === 'docs')!;
+  assert.ok(docs.screen.kind === 'docs');
+  const window = [0, 1, 2].map((n) => ({ title: `Page ${n}`, path: `/en/docs/big/p${n}`, children: [] }));
+  const sidebar = [{ title: 'Big', path: '/en/docs/big', children: window, total: 4613 }];
+  const page = { ...docs, screen: { ...docs.screen, sidebar } };
+  const document = rendered(page);
+  assert.deepEqual(readSidebar(document), sidebar);
+  assert.ok(document.querySelector('a.docs-all[href="/en/docs/big"]'), 'the link to the section page that lists them all');
 });

@@ -1,12 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
-import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
+import { folderPages } from './folder-pages.ts';
+import { plainText } from './plain-text.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
-import { localizeSlugs, type PageKey, sitePaths, type SitePaths } from './paths.ts';
+import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
+import { imageFinder } from './page-images.ts';
+import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
@@ -49,6 +54,8 @@ export type SourcePage = FrontMatter & {
   fingerprint: string;
   /** For a translation: the source fingerprint its record holds; undefined when it has none. */
   recorded?: string;
+  /** Made for a docs folder without index.md: its page is the list of its pages (folder-pages.ts). */
+  generated?: true;
 };
 
 export type Site = {
@@ -62,7 +69,36 @@ export type Site = {
   paths: SitePaths;
 };
 
-type Source = { locale: string; key: PageKey; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
+type Source = {
+  locale: string;
+  key: PageKey;
+  file: string;
+  /** The file's path under the locale's folder (`pages/docs/install.md`), for what it names relatively. */
+  path: string;
+  front: FrontMatter;
+  body: string;
+  bodyLine: number;
+  slugLine: number;
+  /** A docs folder's page made for want of an index.md (folder-pages.ts). */
+  generated?: true;
+};
+
+type Mistake = { line: number; message: string };
+
+/**
+ * What `npm run dev` keeps from one compile to the next, so that an edit compiles
+ * the edited page again and reuses every other: each file's source as last read
+ * (kept while its size, times and inode are the same), and each compiled page with
+ * what its HTML depended on (its source, every page's path, the labels).
+ */
+export type SiteMemo = {
+  sources: Map<string, { stamp: string; source: Source }>;
+  pages: Map<string, { source: Source; context: string; page: SourcePage; mistakes: Mistake[]; fragments: FragmentLink[] }>;
+};
+
+export function createSiteMemo(): SiteMemo {
+  return { sources: new Map(), pages: new Map() };
+}
 
 /**
  * `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels).
@@ -81,7 +117,8 @@ export function loadSite(
   {
     serving = locales,
     warn = (message) => console.warn(`warning: ${message}`),
-  }: { serving?: readonly string[]; warn?: (message: string) => void } = {},
+    memo,
+  }: { serving?: readonly string[]; warn?: (message: string) => void; memo?: SiteMemo } = {},
 ): Site {
   const problems: string[] = [];
   // The labels the compiled HTML carries; a label that fails to format is the default locale's (said once).
@@ -97,20 +134,78 @@ export function loadSite(
   const sources: Source[] = [];
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
+    // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
+    const files = new Map<string, string>();
     for (const file of listMarkdown(pagesDir)) {
+      const unreachable = unreachableFile(relative(pagesDir, file));
+      if (unreachable) {
+        problems.push(`${relative(process.cwd(), file) || file}: ${unreachable}`);
+        continue;
+      }
       const key = keyOf(relative(pagesDir, file));
+      const display = relative(process.cwd(), file) || file;
+      const first = files.get(key);
+      if (first !== undefined) {
+        if (reading.has(locale)) problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, key)}; keep one`);
+        continue;
+      }
+      files.set(key, display);
       translations.set(key, [...(translations.get(key) ?? []), locale]);
       if (!reading.has(locale)) continue;
-      const display = relative(process.cwd(), file) || file;
+      const stamp = memo && statStamp(file);
+      const known = stamp ? memo.sources.get(file) : undefined;
+      if (known && known.stamp === stamp) {
+        sources.push(known.source);
+        continue;
+      }
       try {
         const text = readFileSync(file, 'utf8');
-        const { data, body, bodyLine } = splitFrontMatter(text, display);
-        const slugLine = frontMatterLine(text, 'slug');
-        sources.push({ locale, key, file: display, front: data, body, bodyLine, slugLine });
+        const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display);
+        const slugLine = keyLines.slug ?? 2;
+        const source: Source = {
+          locale,
+          key,
+          file: display,
+          path: relative(join(localesDir, locale), file).split(sep).join('/'),
+          front: data,
+          body,
+          bodyLine,
+          slugLine,
+        };
+        sources.push(source);
+        if (stamp) memo.sources.set(file, { stamp, source });
       } catch (error) {
+        memo?.sources.delete(file);
         problems.push((error as Error).message);
       }
     }
+  }
+
+  // A docs folder with no index.md in the default locale gets a page listing its pages, in every
+  // locale that serves it (titled by its name: there is no text to translate), noted once.
+  const defaultSourceKeys = sources.filter((source) => source.locale === defaultLocale).map((source) => source.key);
+  const sourced = new Set(sources.map((source) => `${source.locale}\0${source.key}`));
+  for (const folder of folderPages(defaultSourceKeys, join(localesDir, defaultLocale, 'pages'))) {
+    if (serving.includes(defaultLocale)) {
+      warn(
+        `${folder.folder}/: a docs folder without index.md: its page lists its pages, titled "${folder.front.title}" (add index.md to give it a title and text)`,
+      );
+    }
+    for (const locale of read) {
+      if (sourced.has(`${locale}\0${folder.key}`)) continue;
+      sources.push({
+        locale,
+        key: folder.key,
+        file: `${folder.folder}/`,
+        path: `pages/${folder.key}/index.md`,
+        front: folder.front,
+        body: '',
+        bodyLine: 1,
+        slugLine: 1,
+        generated: true,
+      });
+    }
+    translations.set(folder.key, [...new Set([...(translations.get(folder.key) ?? []), ...locales])]);
   }
 
   const records = new Map<string, TranslationRecord>();
@@ -142,40 +237,78 @@ export function loadSite(
   };
 
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
+  const images = imageFinder(localesDir, defaultLocale);
+  const fragments: FragmentLink[] = [];
+  // Everything a page's HTML depends on besides its own source: every page's path (links are localized) and the labels.
+  const context = memo && compileContext(slugs, translations, labels);
+  /** A page's mistakes and fragment links join the site's (a reused page's too: they stop the load until it is fixed). */
+  const settle = (source: Source, mistakes: readonly Mistake[], links: readonly FragmentLink[]) => {
+    for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
+    fragments.push(...links);
+  };
   const compile = (source: Source, servingLocale: string) => {
+    // A fallback compiles the default locale's text again: its own mistakes are reported once, where it is served as itself.
+    const own = servingLocale === source.locale;
+    const record = own ? recordOf(source.locale, source.key) : {};
+    const memoKey = `${servingLocale}\0${source.file}`;
+    const kept = memo?.pages.get(memoKey);
+    if (kept && kept.source === source && kept.context === context && kept.page.recorded === record.recorded) {
+      settle(source, kept.mistakes, kept.fragments);
+      pages.get(servingLocale)!.set(source.key, kept.page);
+      return;
+    }
     // Links go to the page's path in the serving locale, so a fallback page keeps the reader
     // in their language; labels are in the content's language, the `lang` its article is marked with.
     const served = slugs.get(servingLocale)!;
-    const localize = (href: string): string => {
+    const mistakes: Mistake[] = [];
+    const pageFragments: FragmentLink[] = [];
+    const report = (line: number, message: string) => {
+      if (own) mistakes.push({ line, message });
+    };
+    const fragmentLink = (line: number, href: string, key: string, fragment: string) =>
+      pageFragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
+    const link = (href: string, line: number): string => {
       const cut = href.search(/[?#]/);
       const [path, rest] = cut === -1 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
-      const key = keyOfLink(path);
-      const local = key === undefined ? undefined : served.get(key);
+      const fragment = rest.includes('#') ? rest.slice(rest.indexOf('#') + 1) : '';
+      if (path === '') {
+        if (fragment) fragmentLink(line, href, source.key, fragment);
+        return href;
+      }
+      const key = path.startsWith('/')
+        ? (keyOfLink(path) ?? { problem: 'a page that exists in no locale' })
+        : relativeKey(source, path, translations);
+      if (typeof key !== 'string') {
+        report(line, `link to ${href}, ${key.problem}`);
+        return href;
+      }
+      if (fragment) fragmentLink(line, href, key, fragment);
+      const local = served.get(key);
       return local === undefined ? `/${servingLocale}${path === '/' ? '' : path}${rest}` : pagePath(servingLocale, local) + rest;
+    };
+    const image = (src: string, line: number) => {
+      const found = images(source, src);
+      if ('problem' in found) report(line, `image ${src}: ${found.problem}`);
+      return 'image' in found ? found.image : undefined;
     };
     const {
       html,
-      links,
       headings,
       tokens,
-      problems: mistakes,
+      problems: found,
       warnings,
     } = renderMarkdown(source.body, {
-      localize,
+      host: { link, image },
       labels: labels.get(source.locale)!,
       lineOffset: source.bodyLine,
     });
-    if (servingLocale === source.locale) {
-      for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
-      for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
-      for (const link of links) {
-        if (keyOfLink(link.href.replace(/[?#].*$/, '')) === undefined) {
-          problems.push(`${source.file}:${link.line}: link to ${link.href}, a page that exists in no locale`);
-        }
-      }
-    }
-    pages.get(servingLocale)!.set(source.key, {
+    for (const { line, message } of found) report(line, message);
+    if (own) for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
+    settle(source, mistakes, pageFragments);
+    const page: SourcePage = {
       ...source.front,
+      // Shown as text (<meta>, Open Graph, feeds, post lists): `tar` written as in Markdown reads tar.
+      description: plainText(source.front.description),
       key: source.key,
       localPath: served.get(source.key)!,
       contentLocale: source.locale,
@@ -185,8 +318,11 @@ export function loadSite(
       textLength: textLength(source.body),
       file: source.file,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
-      ...(servingLocale === source.locale && recordOf(source.locale, source.key)),
-    });
+      ...record,
+      ...(source.generated && { generated: true }),
+    };
+    pages.get(servingLocale)!.set(source.key, page);
+    if (context) memo.pages.set(memoKey, { source, context, page, mistakes, fragments: pageFragments });
   };
   const serves = new Set(serving);
   for (const source of sources) if (serves.has(source.locale)) compile(source, source.locale);
@@ -196,8 +332,40 @@ export function loadSite(
     for (const locale of serving) if (!pages.get(locale)!.has(source.key)) compile(source, locale);
   }
 
-  if (problems.length) throw new ContentError(problems);
+  problems.push(...fragmentProblems(fragments, pages));
+  if (memo) forgetGone(memo, new Set(sources), pages);
+  if (problems.length) throw new ContentError([...new Set(problems)]);
   return { locales, defaultLocale, pages, translations, paths: sitePaths(pages, defaultLocale) };
+}
+
+/** Size, modification and change times and inode: an atomic save (a new file renamed over the old) changes the inode. */
+function statStamp(file: string): string | undefined {
+  try {
+    const { size, mtimeMs, ctimeMs, ino } = statSync(file);
+    return `${size}:${mtimeMs}:${ctimeMs}:${ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function compileContext(
+  slugs: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  translations: ReadonlyMap<string, unknown>,
+  labels: ReadonlyMap<string, MarkdownLabels>,
+): string {
+  const hash = createHash('sha256');
+  for (const [locale, served] of slugs) for (const [key, path] of served) hash.update(`${locale}\0${key}\0${path}\n`);
+  for (const slug of translations.keys()) hash.update(`${slug}\n`);
+  for (const [locale, label] of labels) hash.update(`${locale}\0${label.table(1)}\0${label.code(1)}\0${label.headingLink('h')}\n`);
+  return hash.digest('base64url');
+}
+
+/** Drops what the memo holds of files that are gone, so it holds no more than one compile of the site. */
+function forgetGone(memo: SiteMemo, sources: ReadonlySet<Source>, pages: ReadonlyMap<string, ReadonlyMap<string, SourcePage>>): void {
+  for (const [file, { source }] of memo.sources) if (!sources.has(source)) memo.sources.delete(file);
+  for (const [key, { source, page }] of memo.pages) {
+    if (!sources.has(source) || pages.get(key.slice(0, key.indexOf('\0')))?.get(source.key) !== page) memo.pages.delete(key);
+  }
 }
 
 /**
@@ -219,6 +387,9 @@ function markdownLabels(intl: SiteIntl): MarkdownLabels {
     headingLink: (heading) => intl.formatMessage({ id: 'content.headingLink' }, { heading }),
     copyCode: () => intl.formatMessage({ id: 'content.copyCode' }),
     codeCopied: () => intl.formatMessage({ id: 'content.codeCopied' }),
+    callout: (kind) => intl.formatMessage({ id: `callout.${kind}` }),
+    footnotes: intl.formatMessage({ id: 'content.footnotes' }),
+    footnoteBack: (number) => intl.formatMessage({ id: 'content.footnoteBack' }, { number }),
   };
 }
 

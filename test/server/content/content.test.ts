@@ -31,7 +31,7 @@ test('javascript: links are not rendered as links', () => {
 
 test('internal links get the page locale prefix', () => {
   const dir = makeLocales({
-    en: { 'pages/index.md': makePage({}, '[Docs](/docs#intro) and [home](/)\n'), 'pages/docs/index.md': makePage() },
+    en: { 'pages/index.md': makePage({}, '[Docs](/docs#intro) and [home](/)\n'), 'pages/docs/index.md': makePage({}, '## Intro\n') },
     de: { 'pages/index.md': makePage({}, '[Doku](/docs)\n') },
   });
   const site = compile(dir, ['en', 'de']);
@@ -66,7 +66,7 @@ test('bad front matter fails with the file and a reason', () => {
     const dir = makeLocales({ en: { 'pages/about.md': text } });
     assert.throws(
       () => compile(dir, ['en']),
-      (error: Error) => /about\.md:\d+: /.test(error.message) && reason.test(error.message),
+      (error: Error) => /about\.md:\d+(:\d+)?: /.test(error.message) && reason.test(error.message),
     );
   }
 });
@@ -108,16 +108,16 @@ test('internal links are rewritten to the localized path of each locale, with th
   const dir = makeLocales({
     en: {
       'pages/index.md': makePage({}, '[About](/about#team) [Install](/docs/guides/install?v=2#steps)\n'),
-      'pages/about.md': makePage(),
+      'pages/about.md': makePage({}, '## Team\n'),
       'pages/docs/guides/index.md': makePage(),
-      'pages/docs/guides/install.md': makePage(),
+      'pages/docs/guides/install.md': makePage({}, '## Steps\n'),
     },
     de: {
       'pages/index.md': makePage({}, '[Über](/about#team) [Installieren](/docs/guides/install?v=2#steps)\n'),
-      'pages/about.md': makePage({ slug: 'ueber-uns' }),
+      'pages/about.md': makePage({ slug: 'ueber-uns' }, '## Das Team {#team}\n'),
       'pages/docs/guides/index.md': makePage({ slug: 'anleitungen' }),
     },
-    ja: { 'pages/about.md': makePage({ slug: '概要' }) },
+    ja: { 'pages/about.md': makePage({ slug: '概要' }, '## チーム {#team}\n') },
   });
   const site = compile(dir, ['en', 'de', 'ja']);
   assert.match(site.pages.get('en')!.get('')!.html(), /href="\/en\/about#team".*href="\/en\/docs\/guides\/install\?v=2#steps"/);
@@ -154,4 +154,21 @@ test("compiling some locales reads only theirs and the default locale's sources:
     () => loadSite(dir, locales, 'en', messages, { serving: ['fr'] }),
     (error: ContentError) => error.problems.some((problem) => problem.includes('fr/pages/index.md')),
   );
+});
+
+test('a file whose name no URL can reach stops the build, naming the file', () => {
+  for (const name of ['..md', '.md', 'docs/...md']) {
+    const dir = makeLocales({ en: { 'pages/index.md': makePage(), [`pages/${name}`]: makePage() } });
+    assert.throws(
+      () => compile(dir, ['en']),
+      (error: ContentError) => error.message.includes(`en/pages/${name}: `) && /no URL can reach it/.test(error.message),
+      name,
+    );
+  }
+});
+
+test('a page’s description is its text: Markdown in front matter is stripped', () => {
+  const description = '`tar`: archive **files**, see [the guide](/docs/x).';
+  const dir = makeLocales({ en: { 'pages/index.md': makePage({ description }) } });
+  assert.equal(compile(dir, ['en']).pages.get('en')!.get('')!.description, 'tar: archive files, see the guide.');
 });

@@ -23,7 +23,7 @@ import { readCachedBlock, writeCachedBlock } from './highlight-cache.ts';
 /**
  * Code highlighted at build time with Prism's grammars, into spans with classes: the
  * colours are CSS custom properties in the stylesheet, one set for light and one for
- * dark (src/client/code.css), so a page carries neither highlighter code nor inline
+ * dark (src/client/code-colours.css), so a page carries neither highlighter code nor inline
  * styles (the CSP allows no `style` attribute).
  *
  * Prism rather than Shiki (TextMate grammars, as VS Code): on a 3-line TypeScript block
@@ -78,7 +78,7 @@ export type Highlighted =
 
 /**
  * The theme: Prism's token types (and their aliases) as the classes the stylesheet
- * colours (src/client/code.css). A few, since every page's first load carries them;
+ * colours (src/client/code-colours.css). A few, since every page's first load carries them;
  * the rest (punctuation, a diff's inserted text, which its line's background shows)
  * are the text's colour. Operators take the keywords' colour, as in GitHub's themes.
  */
