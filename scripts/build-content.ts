@@ -77,11 +77,7 @@ export function contentCompiler(
   return {
     async compile(defaultLocale) {
       try {
-<<<<<<< HEAD
-        return await compileIn(workers, localesDir, locales, defaultLocale, messages, cacheDir);
-=======
-        return await compileIn(workers, localesDir, locales, defaultLocale);
->>>>>>> main
+        return await compileIn(workers, localesDir, locales, defaultLocale, cacheDir);
       } finally {
         await Promise.all(workers.map((worker) => worker.terminate()));
       }
@@ -94,12 +90,7 @@ export function compileSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-<<<<<<< HEAD
-  messages: MessageCatalog,
   options: { workersFrom?: number; cpus?: number; cacheDir?: string | null } = {},
-=======
-  options: { workersFrom?: number; cpus?: number } = {},
->>>>>>> main
 ): Promise<CompiledContent> {
   return contentCompiler(localesDir, locales, options).compile(defaultLocale);
 }
@@ -109,11 +100,7 @@ async function compileIn(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-<<<<<<< HEAD
-  messages: MessageCatalog,
   cacheDir: string | null,
-=======
->>>>>>> main
 ): Promise<CompiledContent> {
   // Every thread runs the one content check (load-content.ts) on its locales; their problems are joined.
   if (!workers.length) {

@@ -17,7 +17,7 @@ import { MANIFEST_FILE, type Manifest } from '../src/server/site/manifest.ts';
 import { compactIndexPath } from '../src/server/site/search-indexes.ts';
 import { contentFingerprint } from '../src/server/content/snapshot.ts';
 import { buildImages } from './build-images.ts';
-<<<<<<< HEAD
+import { CRITICAL_CSS_BUDGET, FIRST_LOAD_JS_BUDGET } from './first-load-budget.ts';
 import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 
 /**
@@ -26,17 +26,6 @@ import { pruneHighlightCache } from '../src/server/content/markdown/highlight-ca
  */
 export const HIGHLIGHT_CACHE_DIR = join(ROOT_DIR, 'node_modules', '.cache', 'polysite', 'highlight');
 const HIGHLIGHT_CACHE_BYTES = 64 * 1024 * 1024;
-
-/**
- * Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a
- * slow network loads it in about a second. 81 KB since the messages left the page
- * (the entry fetches them before hydrating: +60 bytes, against 1.3 KB less HTML per page);
- * 83 KB since @formatjs/intl formats the browser's messages (its message half: +1.8 KB).
- */
-const FIRST_LOAD_BUDGET = 83 * 1024;
-=======
-import { CRITICAL_CSS_BUDGET, FIRST_LOAD_JS_BUDGET } from './first-load-budget.ts';
->>>>>>> main
 
 /**
  * `dev` (used by `npm run dev`, into .dev/): readable bundles with React's
@@ -280,24 +269,13 @@ function reportSizes(dist: string, files: string[], firstLoad: string[], critica
 /** Compile every page and message now, so a broken file fails the build with its file and line. */
 async function checkContent() {
   const config = loadConfig({ ...process.env, PORT: '0' });
-<<<<<<< HEAD
-  // A large site's worker threads boot while the fingerprint is taken and the messages read.
-  const compiler = contentCompiler(config.localesDir, config.locales, { cacheDir: HIGHLIGHT_CACHE_DIR });
-  // Taken before any page is read: a page edited during the build makes the snapshot stale, never wrong.
-  const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
-  const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
-  const compiled = await compiler.compile(config.defaultLocale, messages);
-  pruneHighlightCache(HIGHLIGHT_CACHE_DIR, HIGHLIGHT_CACHE_BYTES);
-  const problems = findMessageProblems(config.localesDir, config.locales, config.defaultLocale);
-  if (problems.length) throw new Error(`messages:\n  ${problems.join('\n  ')}`);
-=======
   // A large site's worker threads boot while the fingerprint is taken.
-  const compiler = contentCompiler(config.localesDir, config.locales);
+  const compiler = contentCompiler(config.localesDir, config.locales, { cacheDir: HIGHLIGHT_CACHE_DIR });
   // Taken before any page is read: a page edited during the build makes the snapshot stale, never wrong.
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
   // The one content check the dev server runs too (src/server/content/load-content.ts).
   const compiled = await compiler.compile(config.defaultLocale);
->>>>>>> main
+  pruneHighlightCache(HIGHLIGHT_CACHE_DIR, HIGHLIGHT_CACHE_BYTES);
   return { fingerprint, compiled };
 }
 

@@ -18,10 +18,9 @@ function build(localesDir: string, cacheDir: string | null): Record<string, stri
     import { tmpdir } from 'node:os';
     import { join } from 'node:path';
     import { compileSite } from './scripts/build-content.ts';
-    import { loadMessages } from './src/server/content/messages.ts';
     import { readSnapshot } from './src/server/content/snapshot.ts';
     const [dir, cacheDir] = [process.env.LOCALES, process.env.CACHE || null];
-    const compiled = await compileSite(dir, ['en'], 'en', loadMessages(dir, ['en'], 'en'), { cacheDir });
+    const compiled = await compileSite(dir, ['en'], 'en', { cacheDir });
     const dist = mkdtempSync(join(tmpdir(), 'polysite-cache-dist-'));
     compiled.writeSnapshot(dist, 'fp');
     const pages = readSnapshot(dist, 'fp').site.pages.get('en');
