@@ -17,6 +17,7 @@ import { isMainThread, parentPort } from 'node:worker_threads';
 import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadSite, type Site } from '../src/server/content/site.ts';
+import { contentDates } from '../src/server/content/git-dates.ts';
 import { type SnapshotPart, snapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import { loadMessages, type MessageCatalog } from '../src/server/content/messages.ts';
 import { type IndexFile, makeIndexFiles } from '../src/server/site/search-indexes.ts';
@@ -28,7 +29,8 @@ import { type JobWorker, startWorker } from './ts-worker.ts';
 /** From this many Markdown files (all locales), more threads pay for themselves. */
 const WORKERS_FROM_FILES = 2000;
 
-type Job = { localesDir: string; locales: readonly string[]; defaultLocale: string; serving: string[] };
+/** `dates`: each file's last change (git-dates.ts), read once by the main thread for all. */
+type Job = { localesDir: string; locales: readonly string[]; defaultLocale: string; serving: string[]; dates: [string, string][] };
 /**
  * An index file as bytes (UTF-8 JSON, what is written and compressed), with its brotli and
  * gzip forms, and its compact block (what the server loads: compact-index.ts).
@@ -93,20 +95,24 @@ async function compileIn(
   defaultLocale: string,
   messages: MessageCatalog,
 ): Promise<CompiledContent> {
+  // One git log for the whole content folder, whatever the threads (git-dates.ts).
+  const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
   if (!workers.length) {
-    const site = loadSite(localesDir, locales, defaultLocale, messages);
+    const site = loadSite(localesDir, locales, defaultLocale, messages, { dates });
     const indexes = await indexed(site, locales);
     return { writeSnapshot: (dir, fingerprint) => writeSnapshot(dir, fingerprint, site, messages), indexes };
   }
   const [here = [], ...there] = shareOut(localesDir, locales, workers.length + 1);
-  const answers = there.map((serving, i) => workers[i]!.ask<Answer>({ localesDir, locales, defaultLocale, serving } satisfies Job));
+  const answers = there.map((serving, i) =>
+    workers[i]!.ask<Answer>({ localesDir, locales, defaultLocale, serving, dates: [...dates] } satisfies Job),
+  );
   const problems = new Set<string>();
   // This thread's pages (the workers' locales are empty in it): its paths and translations are the whole site's.
   let site: Site | null = null;
   let mine: Promise<BuiltIndex[]> = Promise.resolve([]);
   let myParts: SnapshotPart[] = [];
   try {
-    site = loadSite(localesDir, locales, defaultLocale, messages, { serving: here });
+    site = loadSite(localesDir, locales, defaultLocale, messages, { serving: here, dates });
     mine = indexed(site, here);
     mine.catch(() => {});
     myParts = here.map((locale) => snapshotPart(site!, locale));
@@ -203,11 +209,14 @@ function markdownFiles(localesDir: string): number {
 }
 
 if (!isMainThread) {
-  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, serving }: Job) => {
+  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, serving, dates }: Job) => {
     let answer: Answer;
     let transfer: ArrayBuffer[] = [];
     try {
-      const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale), { serving });
+      const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale), {
+        serving,
+        dates: new Map(dates),
+      });
       const indexes = indexed(site, serving);
       // The parts are made while the indexes are compressed on the thread pool.
       const parts = serving.map((locale) => snapshotPart(site, locale));

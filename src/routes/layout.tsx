@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useIntl } from '../i18n/context.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
+import { PageMeta, withDates } from './page-meta.tsx';
 import { SearchBox } from './search-box.tsx';
 import type { PageData } from './types.ts';
 
@@ -52,13 +53,21 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
         )}
         {page.outdated && (
           <p className="notice" role="note" data-notice="outdated">
-            {t('page.outdated')}{' '}
+            {page.outdated.changed && page.outdated.translated
+              ? withDates(
+                  intl,
+                  'page.outdatedSince',
+                  { changed: page.outdated.changed, translated: page.outdated.translated },
+                  { original: page.outdated.original },
+                )
+              : t('page.outdated')}{' '}
             <a href={page.outdated.path} hrefLang={page.outdated.lang}>
               {t('page.outdatedLink', { original: page.outdated.original })}
             </a>
           </p>
         )}
         {children}
+        <PageMeta page={page} intl={intl} />
       </main>
       <footer className="site-footer">
         <p>{t('footer.builtWith', { localeCount: page.locales.length })}</p>

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
+import { contentDates } from './git-dates.ts';
 import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
@@ -45,10 +46,18 @@ export type SourcePage = FrontMatter & {
   sections: Section[];
   textLength: number;
   file: string;
+  /** The file's path under the content folder, with `/` (`de/pages/docs/install.md`): what EDIT_URL's `{path}` becomes. */
+  sourcePath: string;
   /** The fingerprint of this page's own source text (see translation-record.ts). */
   fingerprint: string;
   /** For a translation: the source fingerprint its record holds; undefined when it has none. */
   recorded?: string;
+  /**
+   * When this file last changed: its last commit's author date from git (UTC ISO
+   * date-time), else its `updated:` front matter (a day), else unknown. Never the
+   * build's time. Kept in the built snapshot, so a server without .git shows it.
+   */
+  lastUpdated?: string;
 };
 
 export type Site = {
@@ -62,7 +71,17 @@ export type Site = {
   paths: SitePaths;
 };
 
-type Source = { locale: string; key: PageKey; file: string; front: FrontMatter; body: string; bodyLine: number; slugLine: number };
+type Source = {
+  locale: string;
+  key: PageKey;
+  file: string;
+  front: FrontMatter;
+  body: string;
+  bodyLine: number;
+  slugLine: number;
+  sourcePath: string;
+  lastUpdated: string | undefined;
+};
 
 /**
  * `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels).
@@ -72,6 +91,8 @@ type Source = { locale: string; key: PageKey; file: string; front: FrontMatter; 
  * found by a call that serves its locale (the default locale's by every call).
  * `warn` hears what the author may want to fix but the build goes on with (a code
  * block in a language that is not highlighted), with its file and line.
+ * `dates`: each file's last change by its path under `localesDir` (git-dates.ts); by
+ * default read from git now (a build reads them once for all its threads).
  */
 export function loadSite(
   localesDir: string,
@@ -81,7 +102,8 @@ export function loadSite(
   {
     serving = locales,
     warn = (message) => console.warn(`warning: ${message}`),
-  }: { serving?: readonly string[]; warn?: (message: string) => void } = {},
+    dates = contentDates(localesDir, warn),
+  }: { serving?: readonly string[]; warn?: (message: string) => void; dates?: ReadonlyMap<string, string> } = {},
 ): Site {
   const problems: string[] = [];
   // The labels the compiled HTML carries; a label that fails to format is the default locale's (said once).
@@ -106,7 +128,9 @@ export function loadSite(
         const text = readFileSync(file, 'utf8');
         const { data, body, bodyLine } = splitFrontMatter(text, display);
         const slugLine = frontMatterLine(text, 'slug');
-        sources.push({ locale, key, file: display, front: data, body, bodyLine, slugLine });
+        const sourcePath = relative(localesDir, file).split(sep).join('/');
+        const lastUpdated = dates.get(sourcePath) ?? data.updated;
+        sources.push({ locale, key, file: display, front: data, body, bodyLine, slugLine, sourcePath, lastUpdated });
       } catch (error) {
         problems.push((error as Error).message);
       }
@@ -184,8 +208,10 @@ export function loadSite(
       sections: sectionsOf(tokens),
       textLength: textLength(source.body),
       file: source.file,
+      sourcePath: source.sourcePath,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
       ...(servingLocale === source.locale && recordOf(source.locale, source.key)),
+      ...(source.lastUpdated !== undefined && { lastUpdated: source.lastUpdated }),
     });
   };
   const serves = new Set(serving);

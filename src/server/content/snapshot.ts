@@ -21,8 +21,8 @@ import type { Site, SourcePage } from './site.ts';
 
 export const SNAPSHOT_FILE = 'content.json';
 export const BODIES_FILE = 'content.html';
-/** Changed with the layout of either file: 2 has per-locale starts and each page's headings after its HTML. */
-const FORMAT = 2;
+/** Changed with the layout of either file: 2 has per-locale starts and each page's headings after its HTML; 3 each page's last change. */
+const FORMAT = 3;
 
 /**
  * A page without its HTML and headings, and where they are in the bodies file: [byte

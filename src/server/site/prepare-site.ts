@@ -40,7 +40,15 @@ export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): P
     images: manifest.images,
     links: { pathOf: site.paths.pathOf, feedOf: feeds.linkOf },
   });
-  const store = buildPageStore({ site, messages, intls, publicUrl: config.publicUrl, build: manifest.build, share });
+  const store = buildPageStore({
+    site,
+    messages,
+    intls,
+    publicUrl: config.publicUrl,
+    build: manifest.build,
+    share,
+    editUrl: config.editUrl,
+  });
   const search = prepareSearch({ site, manifest, distDir: config.distDir, built, maxDownloadBytes: config.searchIndexMaxKb * 1024 });
   return {
     manifest,
