@@ -46,6 +46,11 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
         <LanguageSwitcher page={page} label={t('switcher.label')} />
       </header>
       <main id="main" className="site-main">
+        {page.draft && (
+          <p className="notice" role="note" data-notice="draft">
+            {t('page.draft')}
+          </p>
+        )}
         {page.fallback && (
           <p className="notice" role="note">
             {t('page.untranslated', { language: page.fallback.language, original: page.fallback.original })}

@@ -115,6 +115,8 @@ export type PageData = {
   /** When the text shown last changed (git, else `updated:` front matter); null when unknown. */
   updated: PageDate | null;
   edit: EditLink | null;
+  /** A page marked `draft: true`, which only the development server shows. */
+  draft?: true;
   screen: ScreenData;
 };
 

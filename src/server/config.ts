@@ -45,6 +45,8 @@ export type Config = Readonly<{
    * the content folder (`de/pages/docs/install.md`); null for no "Edit this page" link.
    */
   editUrl: string | null;
+  /** Pages marked `draft: true`: shown in development (`npm run dev`), left out otherwise. */
+  drafts: 'show' | 'hide';
 }>;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -114,6 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: readInteger(env, 'MONITORING_MAX_BYTES', 5 * 1024 * 1024, { min: 1024, max: 100 * 1024 * 1024 }),
     },
     editUrl: readEditUrl(env),
+    drafts: env.NODE_ENV === 'development' ? 'show' : 'hide',
   });
 }
 

@@ -21,9 +21,23 @@ export type FrontMatter = {
   slug?: string;
   /** A share image of the page's own, instead of its locale's (see share previews). */
   image?: string;
+  /** Not published: shown by `npm run dev` only (see loadSite's `drafts`). */
+  draft?: true;
 };
 
-const KNOWN = new Set(['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image']);
+const KNOWN = new Set(['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image', 'draft']);
+
+/**
+ * Whether a page's text is marked `draft: true`, read without parsing it: for the
+ * locales a build thread does not compile, whose files it knows only by name (the
+ * thread that compiles each file checks its front matter in full).
+ */
+export function isDraftText(source: string): boolean {
+  const text = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  if (!text.startsWith('---\n')) return false;
+  const end = text.indexOf('\n---', 3);
+  return /^draft:[ \t]*true[ \t]*(#.*)?$/m.test(text.slice(4, end === -1 ? undefined : end));
+}
 
 /**
  * Splits `---\n<yaml>\n---\n<markdown>` and validates the YAML. Returns the body
@@ -75,6 +89,7 @@ function validate(data: unknown, file: string): FrontMatter {
   const updated = day('updated');
   // A slug is checked against every other page's path later; here only that it is text.
   const slug = record.slug === undefined ? undefined : typeof record.slug === 'string' ? record.slug : fail('needs "slug" as text');
+  if (record.draft !== undefined && typeof record.draft !== 'boolean') fail('"draft" must be true or false');
   return {
     title: text('title', true)!,
     description: text('description', true)!,
@@ -85,6 +100,7 @@ function validate(data: unknown, file: string): FrontMatter {
     ...(record.author !== undefined && { author: text('author', true)! }),
     ...(slug !== undefined && { slug }),
     ...(record.image !== undefined && { image: text('image', true)! }),
+    ...(record.draft === true && { draft: true as const }),
   };
 }
 

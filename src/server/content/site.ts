@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
 import { contentDates } from './git-dates.ts';
-import { frontMatterLine, splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { frontMatterLine, isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
@@ -93,6 +93,10 @@ type Source = {
  * block in a language that is not highlighted), with its file and line.
  * `dates`: each file's last change by its path under `localesDir` (git-dates.ts); by
  * default read from git now (a build reads them once for all its threads).
+ * `drafts`: 'show' compiles pages marked `draft: true` as any other (`npm run dev`);
+ * 'hide' (the build, the server) leaves them out as if their files were not there, so
+ * a draft translation is served as the fallback, and a link to a draft from a
+ * published page is an error naming both files.
  */
 export function loadSite(
   localesDir: string,
@@ -103,7 +107,13 @@ export function loadSite(
     serving = locales,
     warn = (message) => console.warn(`warning: ${message}`),
     dates = contentDates(localesDir, warn),
-  }: { serving?: readonly string[]; warn?: (message: string) => void; dates?: ReadonlyMap<string, string> } = {},
+    drafts = 'hide',
+  }: {
+    serving?: readonly string[];
+    warn?: (message: string) => void;
+    dates?: ReadonlyMap<string, string>;
+    drafts?: 'show' | 'hide';
+  } = {},
 ): Site {
   const problems: string[] = [];
   // The labels the compiled HTML carries; a label that fails to format is the default locale's (said once).
@@ -117,20 +127,39 @@ export function loadSite(
   const read = locales.filter((locale) => reading.has(locale));
   const translations = new Map<string, string[]>();
   const sources: Source[] = [];
+  /** Hidden drafts that were read (their paths count for links); the file of every draft by key; every key with a file that is not one. */
+  const draftSources: Source[] = [];
+  const draftFiles = new Map<PageKey, string>();
+  const publishedKeys = new Set<PageKey>();
+  const hideDrafts = drafts === 'hide';
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
     for (const file of listMarkdown(pagesDir)) {
       const key = keyOf(relative(pagesDir, file));
-      translations.set(key, [...(translations.get(key) ?? []), locale]);
-      if (!reading.has(locale)) continue;
       const display = relative(process.cwd(), file) || file;
+      const published = () => translations.set(key, [...(translations.get(key) ?? []), locale]);
+      if (!reading.has(locale)) {
+        // Known by name only (another thread compiles it): whether it is published, from its front matter's text.
+        const draft = isDraftText(fileHead(file));
+        if (draft) draftFiles.set(key, display);
+        else publishedKeys.add(key);
+        if (!(draft && hideDrafts)) published();
+        continue;
+      }
       try {
         const text = readFileSync(file, 'utf8');
         const { data, body, bodyLine } = splitFrontMatter(text, display);
         const slugLine = frontMatterLine(text, 'slug');
         const sourcePath = relative(localesDir, file).split(sep).join('/');
         const lastUpdated = dates.get(sourcePath) ?? data.updated;
-        sources.push({ locale, key, file: display, front: data, body, bodyLine, slugLine, sourcePath, lastUpdated });
+        const source = { locale, key, file: display, front: data, body, bodyLine, slugLine, sourcePath, lastUpdated };
+        if (data.draft) draftFiles.set(key, display);
+        else publishedKeys.add(key);
+        if (hideDrafts && data.draft) draftSources.push(source);
+        else {
+          sources.push(source);
+          published();
+        }
       } catch (error) {
         problems.push((error as Error).message);
       }
@@ -152,17 +181,18 @@ export function loadSite(
     return record && Object.hasOwn(record, key) ? { recorded: record[key]! } : {};
   };
 
-  const { slugs, problems: pathProblems } = localizeSlugs(
-    sources.map(({ locale, key, file, front, slugLine }) => ({ locale, key, file, slug: front.slug, slugLine })),
-    read,
-    defaultLocale,
-  );
+  const slugSource = ({ locale, key, file, front, slugLine }: Source) => ({ locale, key, file, slug: front.slug, slugLine });
+  const { slugs, problems: pathProblems } = localizeSlugs(sources.map(slugSource), read, defaultLocale);
   problems.push(...pathProblems);
   // Authors link in the default locale's form (`/about`, or a page's key): the key it names, if any.
-  const defaultKeys = new Map([...slugs.get(defaultLocale)!].map(([key, path]) => [path, key]));
+  // A hidden draft's path is known too, to name it when a published page links to it; it is served at none.
+  const linkable = draftSources.length
+    ? localizeSlugs([...sources, ...draftSources].map(slugSource), [defaultLocale], defaultLocale).slugs
+    : slugs;
+  const defaultKeys = new Map([...linkable.get(defaultLocale)!].map(([key, path]) => [path, key]));
   const keyOfLink = (path: string): string | undefined => {
     const slug = safeDecode(path.replace(/^\/|\/$/g, ''));
-    return defaultKeys.get(slug) ?? (translations.has(slug) ? slug : undefined);
+    return defaultKeys.get(slug) ?? (translations.has(slug) || draftFiles.has(slug) ? slug : undefined);
   };
 
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
@@ -193,8 +223,14 @@ export function loadSite(
       for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
       for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
       for (const link of links) {
-        if (keyOfLink(link.href.replace(/[?#].*$/, '')) === undefined) {
+        const key = keyOfLink(link.href.replace(/[?#].*$/, ''));
+        if (key === undefined) {
           problems.push(`${source.file}:${link.line}: link to ${link.href}, a page that exists in no locale`);
+        } else if (!source.front.draft && !publishedKeys.has(key)) {
+          // The same error where drafts are shown (`npm run dev`) as where they are not: the build would fail.
+          problems.push(
+            `${source.file}:${link.line}: link to ${link.href}, a draft (${draftFiles.get(key)}): publish it (remove "draft: true") or remove the link`,
+          );
         }
       }
     }
@@ -268,6 +304,20 @@ function listMarkdown(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
 }
+
+/** A file's first bytes, where its front matter is: a build thread reads all of each other locale's files for it. */
+function fileHead(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.allocUnsafe(FRONT_MATTER_BYTES);
+    return head.toString('utf8', 0, readSync(fd, head, 0, FRONT_MATTER_BYTES, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Front matter longer than this is read in part for `draft:` in fileHead (the key is near the top in practice). */
+const FRONT_MATTER_BYTES = 4096;
 
 function safeDecode(value: string): string {
   try {

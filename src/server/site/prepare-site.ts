@@ -66,13 +66,14 @@ export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): P
  * The content as built, when the folder is unchanged since the build; otherwise
  * compiled now (the Markdown and messages modules are loaded only then).
  */
-async function loadContent({ localesDir, locales, defaultLocale, distDir }: Config) {
-  const snapshot = readSnapshot(distDir, contentFingerprint(localesDir, locales, defaultLocale));
+async function loadContent({ localesDir, locales, defaultLocale, distDir, drafts }: Config) {
+  // The build leaves drafts out: a server that shows them compiles the content itself.
+  const snapshot = drafts === 'hide' ? readSnapshot(distDir, contentFingerprint(localesDir, locales, defaultLocale)) : null;
   // `built`: the content is what the build compiled (and indexed for search).
   if (snapshot) return { ...snapshot, built: true };
   const [{ loadSite }, { loadMessages }] = await Promise.all([import('../content/site.ts'), import('../content/messages.ts')]);
   const messages = loadMessages(localesDir, locales, defaultLocale);
-  return { site: loadSite(localesDir, locales, defaultLocale, messages), messages, built: false };
+  return { site: loadSite(localesDir, locales, defaultLocale, messages, { drafts }), messages, built: false };
 }
 
 function once<T>(make: () => T): () => T {
