@@ -1,86 +1,102 @@
-// The build's images: each locale's default share image (`<locale>/share.png`) and every
-// image under `<locale>/images/`, copied into the hashed assets with their pixel size
-// read from the file, for the manifest's `images` (Open Graph needs width and height).
+// The build's images: each locale's default share image (`<locale>/share.png`), every
+// file under `<locale>/images/` and every other image in the locale's folder (pictures
+// beside the pages that show them), copied into the hashed assets. Share images (PNG,
+// JPEG, WebP at `share.png` or under `images/`) are listed with their pixel size for the
+// manifest's `images` (Open Graph needs width and height). Raster images wider than a
+// page's column also get WebP versions at a few widths (src/server/content/images.ts
+// names them; pages list them in a srcset), made by sharp: resizing and WebP encoding
+// need a real image library, and sharp (libvips, prebuilt for Node 20 on Linux, macOS
+// and Windows) is the one the field uses. A version is made once per content hash and
+// kept in a cache folder between builds.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { imageSize } from 'image-size';
+import { ROOT_DIR } from '../src/server/config.ts';
+import { imageAssetName, isImageFile, readImageSize, variantName, variantWidths } from '../src/server/content/images.ts';
 import type { Manifest } from '../src/server/site/manifest.ts';
+
+export { readImageSize } from '../src/server/content/images.ts';
 
 export type ImageEntry = Manifest['images'][string];
 
-/** The types a share preview may use, by file extension, with the type image-size reports for each. */
-const TYPES: Record<string, string> = { '.png': 'png', '.jpg': 'jpg', '.jpeg': 'jpg', '.webp': 'webp' };
-const NAMES: Record<string, string> = { png: 'PNG', jpg: 'JPEG', webp: 'WebP' };
+/** Where WebP versions are kept between builds, by the source's content hash and width. */
+export const VARIANT_CACHE_DIR = join(ROOT_DIR, 'node_modules', '.cache', 'polysite-images');
 
-/**
- * Width and height from the file's header. Throws, naming `label`, when the bytes are
- * not a whole image of the type the extension promises (the asset is served by its
- * extension, so a JPEG named .png would reach browsers as image/png).
- */
-export function readImageSize(bytes: Uint8Array, label: string): { width: number; height: number } {
-  const expected = TYPES[extname(label).toLowerCase()];
-  if (!expected) throw new Error(`${label}: not a PNG, JPEG or WebP file (by its extension)`);
-  let found: ReturnType<typeof imageSize>;
-  try {
-    found = imageSize(bytes);
-  } catch (error) {
-    throw new Error(`${label}: not a readable image (${(error as Error).message})`);
-  }
-  if (found.type !== expected) throw new Error(`${label}: the file is ${found.type ?? 'of unknown type'}, not ${NAMES[expected]}`);
-  const { width, height } = found;
-  if (!width || !height) throw new Error(`${label}: the ${NAMES[expected]} header gives no size`);
-  const cut = cutOff(bytes, expected);
-  if (cut) throw new Error(`${label}: the file is cut off (${cut})`);
-  return { width, height };
-}
-
-const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
-
-/**
- * What shows the file is not whole, if anything. image-size reads only the header, which a
- * truncated copy (an interrupted upload or checkout) still has. For JPEG only the end-of-image
- * marker's presence is checked: phones append data after it (motion photos).
- */
-function cutOff(bytes: Uint8Array, type: string): string | undefined {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (type === 'png' && !buffer.subarray(-PNG_END.length).equals(PNG_END)) return 'it does not end with the IEND chunk';
-  if (type === 'webp' && (buffer.length < 12 || buffer.readUInt32LE(4) + 8 !== buffer.length)) return 'its RIFF size is not its length';
-  if (type === 'jpg' && buffer.indexOf(Buffer.from([0xff, 0xd9]), 2) === -1) return 'it has no end-of-image marker';
-  return undefined;
-}
+/** The types a share preview may use. */
+const SHARE_TYPES = new Set(['.png', '.jpg', '.jpeg', '.webp']);
 
 /**
  * Copies every locale's images into `assetsDir` under content-hashed names and returns
- * the manifest's `images`, keyed by the path under the locales folder (`de/share.png`,
- * `en/images/launch.png`). A file it cannot read fails the build, naming the file.
+ * the manifest's `images` (share images), keyed by the path under the locales folder
+ * (`de/share.png`, `en/images/launch.png`). A file it cannot read fails the build,
+ * naming the file.
  */
-export function buildImages(localesDir: string, locales: readonly string[], assetsDir: string): Record<string, ImageEntry> {
+export async function buildImages(
+  localesDir: string,
+  locales: readonly string[],
+  assetsDir: string,
+  { cacheDir = VARIANT_CACHE_DIR } = {},
+): Promise<Record<string, ImageEntry>> {
   const images: Record<string, ImageEntry> = {};
+  const versions: Promise<void>[] = [];
   for (const locale of locales) {
-    const sources = [`${locale}/share.png`, ...listImages(localesDir, `${locale}/images`)];
-    for (const source of sources) {
-      const file = join(localesDir, source);
-      if (!existsSync(file)) continue;
-      const bytes = readFileSync(file);
+    for (const source of listImages(localesDir, locale)) {
+      const bytes = readFileSync(join(localesDir, source));
       const size = readImageSize(bytes, `locales/${source}`);
-      const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 8).toUpperCase();
-      // The source path, flattened to a safe file name: `de/images/Launch Day.png` -> `de-images-Launch-Day-<HASH>.png`.
-      const stem = source.slice(0, -extname(source).length).replace(/[^A-Za-z0-9_-]+/g, '-');
-      const name = `${stem}-${hash}${extname(source).toLowerCase()}`;
+      const name = imageAssetName(source, bytes);
       writeFileSync(join(assetsDir, name), bytes);
-      images[source] = { path: `/assets/${name}`, ...size };
+      const shareable = source === `${locale}/share.png` || source.startsWith(`${locale}/images/`);
+      if (shareable && SHARE_TYPES.has(extname(source).toLowerCase())) images[source] = { path: `/assets/${name}`, ...size };
+      // A locale's share.png is for previews on other sites only: no page shows it.
+      const shown = source !== `${locale}/share.png`;
+      for (const width of shown ? variantWidths(name, size.width) : []) {
+        versions.push(writeVersion(bytes, width, join(assetsDir, variantName(name, width)), cacheDir, `locales/${source}`));
+      }
     }
   }
+  await Promise.all(versions);
   return images;
 }
 
-/** Files under `<locale>/images/` (sub-folders too), as paths under the locales folder; dot-files are skipped. */
-function listImages(localesDir: string, folder: string): string[] {
-  const dir = join(localesDir, folder);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => !entry.name.startsWith('.'))
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => (entry.isDirectory() ? listImages(localesDir, `${folder}/${entry.name}`) : [`${folder}/${entry.name}`]));
+/** A WebP version `width` pixels wide, from the cache or made now (and cached). */
+async function writeVersion(bytes: Buffer, width: number, target: string, cacheDir: string, label: string): Promise<void> {
+  const cached = join(cacheDir, `${createHash('sha256').update(bytes).digest('hex')}-${width}.webp`);
+  if (!existsSync(cached)) {
+    const { default: sharp } = await import('sharp');
+    let webp: Buffer;
+    try {
+      webp = await sharp(bytes).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+    } catch (error) {
+      throw new Error(`${label}: could not make its ${width}px WebP version (${(error as Error).message})`);
+    }
+    mkdirSync(cacheDir, { recursive: true });
+    // Written whole, then renamed: a build stopped halfway never leaves half a file in the cache.
+    const partial = `${cached}.${process.pid}.partial`;
+    writeFileSync(partial, webp);
+    renameSync(partial, cached);
+  }
+  copyFileSync(cached, target);
+}
+
+/**
+ * A locale's images, as paths under the locales folder: `share.png`, every file under
+ * `images/` (sub-folders too; a file there that is no image fails the build) and every
+ * image file elsewhere in the locale's folder. Dot-files and dot-folders are skipped.
+ */
+function listImages(localesDir: string, locale: string): string[] {
+  const found: string[] = [];
+  const walk = (folder: string) => {
+    const dir = join(localesDir, folder);
+    if (!existsSync(dir)) return;
+    const entries = readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => !entry.name.startsWith('.'))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (isImageFile(entry.name) || path.startsWith(`${locale}/images/`)) found.push(path);
+    }
+  };
+  walk(locale);
+  return found;
 }

@@ -86,7 +86,7 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
     search[file.locale] = file.url;
   }
   const { localesDir, locales } = loadConfig({ ...process.env, PORT: '0' });
-  const images = buildImages(localesDir, locales, assetsDir);
+  const images = await buildImages(localesDir, locales, assetsDir);
   const chooserFile = chooser && Object.keys(chooser.metafile.outputs)[0]!;
   const chooserUrl = chooserFile ? `/${relative(join(dist, 'client'), join(ROOT_DIR, chooserFile)).split('\\').join('/')}` : null;
   const manifest: Manifest = { build, js, css: entry('styles', '.css'), icon, preload, search, images, chooser: chooserUrl };

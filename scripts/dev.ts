@@ -21,6 +21,7 @@ import { createInterface } from 'node:readline';
 import { escapeHtml } from '../src/server/escape-html.ts';
 import { loadConfig, ROOT_DIR } from '../src/server/config.ts';
 import { build } from './build.ts';
+import { isImageFile } from '../src/server/content/images.ts';
 import { STATUS_PATH, translationPage } from './translation-page.ts';
 
 export const DEV_PREFIX = '/__polysite_dev';
@@ -228,8 +229,8 @@ async function main() {
     void refresh(true);
   });
   watchTree(localesDir, (file) => {
-    // Share images and images/ are copied into the hashed assets by the build (scripts/build-images.ts).
-    const image = /^[^/]+\/(share\.png$|images\/)/.test(file.split('\\').join('/'));
+    // Images (share images, images/, pictures beside pages) are copied into the hashed assets by the build (scripts/build-images.ts).
+    const image = isImageFile(file) || /^[^/]+\/images\//.test(file.split('\\').join('/'));
     say(`${relative(ROOT_DIR, join(localesDir, file)) || file} changed, ${image ? 'rebuilding' : 'reloading content'}`);
     void refresh(image);
   });

@@ -20,13 +20,22 @@ export const MESSAGES = {
   'content.table': 'Table {number}',
   'content.code': 'Code {number}',
   'content.headingLink': 'Link to {heading}',
+  'content.footnotes': 'Footnotes',
+  'content.footnoteBack': 'Back to reference {number}',
+  'callout.note': 'Note',
+  'callout.tip': 'Tip',
+  'callout.info': 'Info',
+  'callout.important': 'Important',
+  'callout.warning': 'Warning',
+  'callout.danger': 'Danger',
+  'callout.caution': 'Caution',
   'content.copyCode': 'Copy code',
   'content.codeCopied': 'Copied',
 };
 
 /**
  * A temporary `locales/` folder: { en: { 'pages/index.md': text, 'messages.json': {...} } }.
- * messages.json defaults to MESSAGES when a locale does not give one.
+ * messages.json defaults to MESSAGES when a locale does not give one; bytes (an image) are written as they are.
  */
 const made: string[] = [];
 process.once('exit', () => {
@@ -41,7 +50,7 @@ export function makeLocales(tree: Record<string, Record<string, string | object>
     for (const [file, content] of Object.entries(all)) {
       const path = join(root, locale, file);
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+      writeFileSync(path, typeof content === 'string' || content instanceof Uint8Array ? content : JSON.stringify(content));
     }
   }
   return root;
@@ -78,6 +87,9 @@ export const MARKDOWN_LABELS: MarkdownLabels = {
   table: (number) => `Table ${number}`,
   code: (number) => `Code ${number}`,
   headingLink: (heading) => `Link to ${heading}`,
+  callout: (kind) => kind[0]!.toUpperCase() + kind.slice(1),
+  footnotes: 'Footnotes',
+  footnoteBack: (number) => `Back to reference ${number}`,
   copyCode: () => 'Copy code',
   codeCopied: () => 'Copied',
 };

@@ -6,6 +6,7 @@ import { App } from '../../src/routes/app.tsx';
 import { readLocales, readSidebar, readToc } from '../../src/routes/read-back.ts';
 import type { PageData } from '../../src/routes/types.ts';
 import { loadConfig } from '../../src/server/config.ts';
+import { searchPageOf } from '../../src/server/pages/decide.ts';
 import { prepareSite } from '../../src/server/site/prepare-site.ts';
 
 // Each reader of read-back.ts against the component that writes its markup,
@@ -14,7 +15,7 @@ import { prepareSite } from '../../src/server/site/prepare-site.ts';
 // search page: what the embedded payload leaves out must come back whole.
 
 const config = loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test', LOG_LEVEL: 'silent' });
-const { store, decide } = await prepareSite(config);
+const { store, decide, search } = await prepareSite(config);
 
 /** The page's visible markup, as a DOM the readers can walk. */
 function rendered(page: PageData) {
@@ -28,13 +29,14 @@ const wire = <T,>(value: T): T => JSON.parse(JSON.stringify(value));
 const pages: PageData[] = [];
 for (const { locale, key } of store.entries()) pages.push(store.find(locale, key)!);
 for (const locale of config.locales) {
-  for (const [path, search] of [
+  for (const [path, query] of [
     [`/${locale}/nope`, ''],
     [`/${locale}/search`, '?q=install'],
   ] as const) {
-    const decision = decide({ path, search, cookie: undefined, acceptLanguage: undefined });
-    assert.equal(decision.kind, 'page');
-    if (decision.kind === 'page') pages.push(decision.page);
+    const decision = decide({ path, search: query, cookie: undefined, acceptLanguage: undefined });
+    if (decision.kind === 'search') pages.push(await searchPageOf(decision, store, search));
+    else if (decision.kind === 'page') pages.push(decision.page);
+    else assert.fail(`${path}${query}: ${decision.kind}`);
   }
 }
 

@@ -44,8 +44,11 @@ describe('readImageSize', () => {
     assert.throws(() => readImageSize(PNG, 'locales/fr/images/a.webp'), /locales\/fr\/images\/a\.webp: the file is png, not WebP/);
   });
 
-  test('rejects a file that is not a PNG, JPEG or WebP by its extension', () => {
-    assert.throws(() => readImageSize(PNG, 'locales/fr/images/logo.gif'), /locales\/fr\/images\/logo\.gif: not a PNG, JPEG or WebP/);
+  test('rejects a file that is not an image the site can show, by its extension', () => {
+    assert.throws(
+      () => readImageSize(PNG, 'locales/fr/images/logo.bmp'),
+      /locales\/fr\/images\/logo\.bmp: not a PNG, JPEG, WebP, GIF, AVIF or SVG/,
+    );
   });
 });
 
@@ -61,7 +64,7 @@ describe('buildImages', () => {
     return { localesDir: join(root, 'locales'), assetsDir: join(root, 'assets') };
   }
 
-  test('copies share images and images/ (sub-folders too) under hashed names, keyed by source path with their size', () => {
+  test('copies share images and images/ (sub-folders too) under hashed names, keyed by source path with their size', async () => {
     const { localesDir, assetsDir } = makeTree({
       'en/share.png': PNG,
       'en/images/launch.jpg': JPEG,
@@ -70,7 +73,7 @@ describe('buildImages', () => {
       'de/images/.DS_Store': Buffer.from('finder junk'),
       'fr/messages.json': Buffer.from('{}'),
     });
-    const images = buildImages(localesDir, ['en', 'de', 'fr'], assetsDir);
+    const images = await buildImages(localesDir, ['en', 'de', 'fr'], assetsDir);
     assert.deepEqual(Object.keys(images).sort(), [
       'de/share.png',
       'en/images/launch.jpg',
@@ -88,16 +91,19 @@ describe('buildImages', () => {
     assert.equal(readdirSync(assetsDir).length, 4);
   });
 
-  test('a new version of an image gets a new name, so the year-long immutable cache never serves the old one', () => {
-    const first = buildImages(makeTree({ 'en/share.png': PNG }).localesDir, ['en'], makeTree({}).assetsDir);
+  test('a new version of an image gets a new name, so the year-long immutable cache never serves the old one', async () => {
+    const first = await buildImages(makeTree({ 'en/share.png': PNG }).localesDir, ['en'], makeTree({}).assetsDir);
     const changed = Buffer.from(PNG);
     changed[changed.length - 20] = changed.at(-20)! ^ 1;
-    const second = buildImages(makeTree({ 'en/share.png': changed }).localesDir, ['en'], makeTree({}).assetsDir);
+    const second = await buildImages(makeTree({ 'en/share.png': changed }).localesDir, ['en'], makeTree({}).assetsDir);
     assert.notEqual(first['en/share.png']!.path, second['en/share.png']!.path);
   });
 
-  test('an image it cannot read fails the build, naming the file under the locales folder', () => {
+  test('an image it cannot read fails the build, naming the file under the locales folder', async () => {
     const { localesDir, assetsDir } = makeTree({ 'en/share.png': PNG, 'ja/images/broken.png': PNG.subarray(0, 30) });
-    assert.throws(() => buildImages(localesDir, ['en', 'ja'], assetsDir), /^Error: locales\/ja\/images\/broken\.png: the file is cut off/);
+    await assert.rejects(
+      () => buildImages(localesDir, ['en', 'ja'], assetsDir),
+      /^Error: locales\/ja\/images\/broken\.png: the file is cut off/,
+    );
   });
 });

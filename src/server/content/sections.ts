@@ -3,6 +3,7 @@
 // section's id is the `id` of its heading in the rendered page, and a search result
 // can link straight to it.
 import type { Token } from 'markdown-it';
+import { htmlText } from './markdown/raw-html.ts';
 
 /** `id` '' and heading '' is the text before the first heading (the page's top). */
 export type Section = { id: string; heading: string; text: string };
@@ -21,6 +22,8 @@ export function sectionsOf(tokens: readonly Token[]): Section[] {
       i += 2; // the heading's inline token and heading_close
     } else if (token.type === 'inline') {
       current.parts.push(inlineText(token, false));
+    } else if (token.type === 'html_block') {
+      current.parts.push(htmlText(token.content));
     } else if (token.type === 'fence' || token.type === 'code_block') {
       current.parts.push(token.content);
     }
@@ -40,6 +43,7 @@ function inlineText(inline: Token | undefined, heading: boolean): string {
     else if (skipping) continue;
     else if (child.type === 'text' || child.type === 'code_inline') text += child.content;
     else if (child.type === 'image') text += child.content;
+    else if (child.type === 'html_inline') text += htmlText(child.content);
     else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' ';
   }
   return text;

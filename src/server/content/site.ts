@@ -7,6 +7,8 @@ import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
+import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
+import { imageFinder } from './page-images.ts';
 import { localizeSlugs, type PageKey, sitePaths, type SitePaths } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
@@ -75,6 +77,8 @@ type Source = {
   locale: string;
   key: PageKey;
   file: string;
+  /** The file's path under the locale's folder (`pages/docs/install.md`), for what it names relatively. */
+  path: string;
   front: FrontMatter;
   body: string;
   bodyLine: number;
@@ -152,7 +156,8 @@ export function loadSite(
         const slugLine = frontMatterLine(text, 'slug');
         const sourcePath = relative(localesDir, file).split(sep).join('/');
         const lastUpdated = dates.get(sourcePath) ?? data.updated;
-        const source = { locale, key, file: display, front: data, body, bodyLine, slugLine, sourcePath, lastUpdated };
+        const path = relative(join(localesDir, locale), file).split(sep).join('/');
+        const source = { locale, key, file: display, path, front: data, body, bodyLine, slugLine, sourcePath, lastUpdated };
         if (data.draft) draftFiles.set(key, display);
         else publishedKeys.add(key);
         if (hideDrafts && data.draft) draftSources.push(source);
@@ -195,45 +200,64 @@ export function loadSite(
     return defaultKeys.get(slug) ?? (translations.has(slug) || draftFiles.has(slug) ? slug : undefined);
   };
 
+  // What a relative link may name: a published page, or a draft (to say it is one).
+  const linkKeys = draftFiles.size ? new Map<string, unknown>([...translations, ...draftFiles]) : translations;
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
+  const images = imageFinder(localesDir, defaultLocale);
+  const fragments: FragmentLink[] = [];
   const compile = (source: Source, servingLocale: string) => {
     // Links go to the page's path in the serving locale, so a fallback page keeps the reader
     // in their language; labels are in the content's language, the `lang` its article is marked with.
     const served = slugs.get(servingLocale)!;
-    const localize = (href: string): string => {
+    // A fallback compiles the default locale's text again: its own mistakes are reported once, where it is served as itself.
+    const own = servingLocale === source.locale;
+    const report = (line: number, message: string) => {
+      if (own) problems.push(`${source.file}:${line}: ${message}`);
+    };
+    const fragmentLink = (line: number, href: string, key: string, fragment: string) =>
+      fragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
+    const link = (href: string, line: number): string => {
       const cut = href.search(/[?#]/);
       const [path, rest] = cut === -1 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
-      const key = keyOfLink(path);
-      const local = key === undefined ? undefined : served.get(key);
+      const fragment = rest.includes('#') ? rest.slice(rest.indexOf('#') + 1) : '';
+      if (path === '') {
+        if (fragment) fragmentLink(line, href, source.key, fragment);
+        return href;
+      }
+      const key = path.startsWith('/')
+        ? (keyOfLink(path) ?? { problem: 'a page that exists in no locale' })
+        : relativeKey(source, path, linkKeys);
+      if (typeof key !== 'string') {
+        report(line, `link to ${href}, ${key.problem}`);
+        return href;
+      }
+      if (!source.front.draft && !publishedKeys.has(key)) {
+        // The same error where drafts are shown (`npm run dev`) as where they are not: the build would fail.
+        report(line, `link to ${href}, a draft (${draftFiles.get(key)}): publish it (remove "draft: true") or remove the link`);
+        return href;
+      }
+      if (fragment) fragmentLink(line, href, key, fragment);
+      const local = served.get(key);
       return local === undefined ? `/${servingLocale}${path === '/' ? '' : path}${rest}` : pagePath(servingLocale, local) + rest;
+    };
+    const image = (src: string, line: number) => {
+      const found = images(source, src);
+      if ('problem' in found) report(line, `image ${src}: ${found.problem}`);
+      return 'image' in found ? found.image : undefined;
     };
     const {
       html,
-      links,
       headings,
       tokens,
       problems: mistakes,
       warnings,
     } = renderMarkdown(source.body, {
-      localize,
+      host: { link, image },
       labels: labels.get(source.locale)!,
       lineOffset: source.bodyLine,
     });
-    if (servingLocale === source.locale) {
-      for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
-      for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
-      for (const link of links) {
-        const key = keyOfLink(link.href.replace(/[?#].*$/, ''));
-        if (key === undefined) {
-          problems.push(`${source.file}:${link.line}: link to ${link.href}, a page that exists in no locale`);
-        } else if (!source.front.draft && !publishedKeys.has(key)) {
-          // The same error where drafts are shown (`npm run dev`) as where they are not: the build would fail.
-          problems.push(
-            `${source.file}:${link.line}: link to ${link.href}, a draft (${draftFiles.get(key)}): publish it (remove "draft: true") or remove the link`,
-          );
-        }
-      }
-    }
+    for (const { line, message } of mistakes) report(line, message);
+    if (own) for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
     pages.get(servingLocale)!.set(source.key, {
       ...source.front,
       key: source.key,
@@ -258,7 +282,8 @@ export function loadSite(
     for (const locale of serving) if (!pages.get(locale)!.has(source.key)) compile(source, locale);
   }
 
-  if (problems.length) throw new ContentError(problems);
+  problems.push(...fragmentProblems(fragments, pages));
+  if (problems.length) throw new ContentError([...new Set(problems)]);
   return { locales, defaultLocale, pages, translations, paths: sitePaths(pages, defaultLocale) };
 }
 
@@ -281,6 +306,9 @@ function markdownLabels(intl: SiteIntl): MarkdownLabels {
     headingLink: (heading) => intl.formatMessage({ id: 'content.headingLink' }, { heading }),
     copyCode: () => intl.formatMessage({ id: 'content.copyCode' }),
     codeCopied: () => intl.formatMessage({ id: 'content.codeCopied' }),
+    callout: (kind) => intl.formatMessage({ id: `callout.${kind}` }),
+    footnotes: intl.formatMessage({ id: 'content.footnotes' }),
+    footnoteBack: (number) => intl.formatMessage({ id: 'content.footnoteBack' }, { number }),
   };
 }
 

@@ -6,7 +6,7 @@ import { loadMessages } from '../../../src/server/content/messages.ts';
 import { MARKDOWN_LABELS as LABELS, makeLocales, makePage } from '../../helpers/content.ts';
 
 function render(body: string) {
-  return renderMarkdown(body, { localize: (href) => href, labels: LABELS, lineOffset: 1 });
+  return renderMarkdown(body, { host: { link: (href) => href, image: () => undefined }, labels: LABELS, lineOffset: 1 });
 }
 
 /** Each line's classes and text, the markup inside a line dropped. */

@@ -31,7 +31,7 @@ test('javascript: links are not rendered as links', () => {
 
 test('internal links get the page locale prefix', () => {
   const dir = makeLocales({
-    en: { 'pages/index.md': makePage({}, '[Docs](/docs#intro) and [home](/)\n'), 'pages/docs/index.md': makePage() },
+    en: { 'pages/index.md': makePage({}, '[Docs](/docs#intro) and [home](/)\n'), 'pages/docs/index.md': makePage({}, '## Intro\n') },
     de: { 'pages/index.md': makePage({}, '[Doku](/docs)\n') },
   });
   const site = compile(dir, ['en', 'de']);
@@ -108,16 +108,16 @@ test('internal links are rewritten to the localized path of each locale, with th
   const dir = makeLocales({
     en: {
       'pages/index.md': makePage({}, '[About](/about#team) [Install](/docs/guides/install?v=2#steps)\n'),
-      'pages/about.md': makePage(),
+      'pages/about.md': makePage({}, '## Team\n'),
       'pages/docs/guides/index.md': makePage(),
-      'pages/docs/guides/install.md': makePage(),
+      'pages/docs/guides/install.md': makePage({}, '## Steps\n'),
     },
     de: {
       'pages/index.md': makePage({}, '[Über](/about#team) [Installieren](/docs/guides/install?v=2#steps)\n'),
-      'pages/about.md': makePage({ slug: 'ueber-uns' }),
+      'pages/about.md': makePage({ slug: 'ueber-uns' }, '## Das Team {#team}\n'),
       'pages/docs/guides/index.md': makePage({ slug: 'anleitungen' }),
     },
-    ja: { 'pages/about.md': makePage({ slug: '概要' }) },
+    ja: { 'pages/about.md': makePage({ slug: '概要' }, '## チーム {#team}\n') },
   });
   const site = compile(dir, ['en', 'de', 'ja']);
   assert.match(site.pages.get('en')!.get('')!.html(), /href="\/en\/about#team".*href="\/en\/docs\/guides\/install\?v=2#steps"/);

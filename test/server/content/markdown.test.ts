@@ -4,7 +4,11 @@ import { renderMarkdown } from '../../../src/server/content/markdown.ts';
 import { MARKDOWN_LABELS as LABELS } from '../../helpers/content.ts';
 
 function render(body: string, labels = LABELS) {
-  return renderMarkdown(body, { localize: (href) => `/en${href === '/' ? '' : href}`, labels, lineOffset: 0 });
+  return renderMarkdown(body, {
+    host: { link: (href) => `/en${href === '/' ? '' : href}`, image: () => undefined },
+    labels,
+    lineOffset: 0,
+  });
 }
 
 /** The opening tags of every scrolling box, in order. */

@@ -5,7 +5,11 @@ import { sectionsOf } from '../../../src/server/content/sections.ts';
 import { MARKDOWN_LABELS } from '../../helpers/content.ts';
 
 const render = (body: string) =>
-  renderMarkdown(body, { localize: (href) => `/en${href === '/' ? '' : href}`, labels: MARKDOWN_LABELS, lineOffset: 0 });
+  renderMarkdown(body, {
+    host: { link: (href) => `/en${href === '/' ? '' : href}`, image: () => undefined },
+    labels: MARKDOWN_LABELS,
+    lineOffset: 0,
+  });
 
 const sections = (body: string) => sectionsOf(render(body).tokens);
 

@@ -7,7 +7,7 @@ import type { ContentError } from '../../../src/server/content/errors.ts';
 import { MARKDOWN_LABELS as LABELS, makeLocales, makePage } from '../../helpers/content.ts';
 
 function render(body: string) {
-  return renderMarkdown(body, { localize: (href) => href, labels: LABELS, lineOffset: 1 });
+  return renderMarkdown(body, { host: { link: (href) => href, image: () => undefined }, labels: LABELS, lineOffset: 1 });
 }
 
 function labels(html: string): string[] {
