@@ -23,9 +23,11 @@ import { buildImages } from './build-images.ts';
  * Budget for the JS and CSS a page needs before it is interactive (gzip): a phone on a
  * slow network loads it in about a second. 81 KB since the messages left the page
  * (the entry fetches them before hydrating: +60 bytes, against 1.3 KB less HTML per page);
- * 83 KB since @formatjs/intl formats the browser's messages (its message half: +1.8 KB).
+ * 83 KB since @formatjs/intl formats the browser's messages (its message half: +1.8 KB);
+ * 84 KB since pages say when they changed, link their file, and offer a theme switch
+ * (page-meta.tsx, theme-switch.tsx and their styles: +0.8 KB).
  */
-const FIRST_LOAD_BUDGET = 83 * 1024;
+const FIRST_LOAD_BUDGET = 84 * 1024;
 
 /**
  * `dev` (used by `npm run dev`, into .dev/): readable bundles with React's

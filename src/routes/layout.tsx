@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useIntl } from '../i18n/context.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import { PageMeta, withDates } from './page-meta.tsx';
+import { ThemeSwitch } from './theme-switch.tsx';
 import { SearchBox } from './search-box.tsx';
 import type { PageData } from './types.ts';
 
@@ -44,6 +45,7 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
         </nav>
         <SearchBox page={page} />
         <LanguageSwitcher page={page} label={t('switcher.label')} />
+        <ThemeSwitch intl={intl} />
       </header>
       <main id="main" className="site-main">
         {page.draft && (

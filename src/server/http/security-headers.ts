@@ -1,14 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
+import { THEME_SCRIPT_HASH } from '../pages/theme-script.ts';
 
 /**
  * Security headers on every response, error pages and redirects included.
- * Scripts: same origin only, no inline script and no eval anywhere; page data
- * travels as JSON in a non-executed <script type="application/json">.
+ * Scripts: same origin only, no eval anywhere, and no inline script but the theme
+ * script, allowed by its hash (theme-script.ts); page data travels as JSON in a
+ * non-executed <script type="application/json">.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  `script-src 'self' ${THEME_SCRIPT_HASH}`,
   "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
