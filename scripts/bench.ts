@@ -16,7 +16,9 @@
  *   idle RSS, RSS after every page was requested once (HTML and data), cached and
  *   uncached req per CPU-s on one of its pages beside the default site's, and the
  *   weight of the same page in both.
- * `--only pages`, `--only monitoring`, `--only search` or `--only export` runs one pass. Ends by itself in about
+ * - dev (scripts/bench/dev-pass.ts): `npm run dev`, from an atomic save to the new
+ *   text in Chromium, on the default site and on a generated 10,000-page site;
+ * `--only pages`, `--only monitoring`, `--only search`, `--only export` or `--only dev` runs one pass. Ends by itself in about
  * three minutes and stops what it started. Not part of `npm test`: a benchmark,
  * not a timed test. Peers (Next.js, bare React...): `npm run bench:peers`.
  *
@@ -69,7 +71,7 @@ type Row = {
   peakRssMb: number;
 };
 
-const PASSES = ['pages', 'monitoring', 'search', 'export'] as const;
+const PASSES = ['pages', 'monitoring', 'search', 'export', 'dev'] as const;
 type Pass = (typeof PASSES)[number];
 /** The page the monitoring pass loads, and every cold start waits for. */
 // The German install guide, at its localized path (`/de/docs/guides/install` is a 308 to it).
@@ -96,6 +98,7 @@ async function main() {
   if (passes.includes('monitoring')) await monitoringPass();
   if (passes.includes('search')) await (await import('./bench-search.ts')).searchPass();
   if (passes.includes('export')) await (await import('./bench/export-pass.ts')).exportPass();
+  if (passes.includes('dev')) await (await import('./bench/dev-pass.ts')).devPass();
   if (largePages) await largeSitePass(largePages);
 }
 

@@ -16,10 +16,11 @@ import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
 import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import { ContentError } from '../src/server/content/errors.ts';
-import { loadSite, type Site } from '../src/server/content/site.ts';
+import { loadContent } from '../src/server/content/load-content.ts';
 import { contentDates } from '../src/server/content/git-dates.ts';
+import type { Site } from '../src/server/content/site.ts';
 import { type SnapshotPart, snapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
-import { loadMessages, type MessageCatalog } from '../src/server/content/messages.ts';
+import type { MessageCatalog } from '../src/server/content/messages.ts';
 import { type IndexFile, makeIndexFiles } from '../src/server/site/search-indexes.ts';
 import { compactIndex } from '../src/routes/search/compact-index.ts';
 import { parseIndexFile } from '../src/routes/search/engine.ts';
@@ -45,7 +46,7 @@ export type CompiledContent = {
   indexes: BuiltIndex[];
 };
 
-export type ContentCompiler = { compile(defaultLocale: string, messages: MessageCatalog): Promise<CompiledContent> };
+export type ContentCompiler = { compile(defaultLocale: string): Promise<CompiledContent> };
 
 /**
  * The compiled site, ready to write as the snapshot, and each locale's search index,
@@ -67,9 +68,9 @@ export function contentCompiler(
   const threads = markdownFiles(localesDir) < workersFrom || cpus < 2 ? 1 : Math.min(locales.length, cpus + 1);
   const workers = Array.from({ length: threads - 1 }, () => startWorker(import.meta.url));
   return {
-    async compile(defaultLocale, messages) {
+    async compile(defaultLocale) {
       try {
-        return await compileIn(workers, localesDir, locales, defaultLocale, messages);
+        return await compileIn(workers, localesDir, locales, defaultLocale);
       } finally {
         await Promise.all(workers.map((worker) => worker.terminate()));
       }
@@ -82,10 +83,9 @@ export function compileSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-  messages: MessageCatalog,
   options: { workersFrom?: number; cpus?: number } = {},
 ): Promise<CompiledContent> {
-  return contentCompiler(localesDir, locales, options).compile(defaultLocale, messages);
+  return contentCompiler(localesDir, locales, options).compile(defaultLocale);
 }
 
 async function compileIn(
@@ -93,12 +93,12 @@ async function compileIn(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-  messages: MessageCatalog,
 ): Promise<CompiledContent> {
+  // Every thread runs the one content check (load-content.ts) on its locales; their problems are joined.
   // One git log for the whole content folder, whatever the threads (git-dates.ts).
   const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
   if (!workers.length) {
-    const site = loadSite(localesDir, locales, defaultLocale, messages, { dates });
+    const { site, messages } = loadContent(localesDir, locales, defaultLocale, { dates });
     const indexes = await indexed(site, locales);
     return { writeSnapshot: (dir, fingerprint) => writeSnapshot(dir, fingerprint, site, messages), indexes };
   }
@@ -109,10 +109,11 @@ async function compileIn(
   const problems = new Set<string>();
   // This thread's pages (the workers' locales are empty in it): its paths and translations are the whole site's.
   let site: Site | null = null;
+  let messages: MessageCatalog | null = null;
   let mine: Promise<BuiltIndex[]> = Promise.resolve([]);
   let myParts: SnapshotPart[] = [];
   try {
-    site = loadSite(localesDir, locales, defaultLocale, messages, { serving: here, dates });
+    ({ site, messages } = loadContent(localesDir, locales, defaultLocale, { serving: here, dates }));
     mine = indexed(site, here);
     mine.catch(() => {});
     myParts = here.map((locale) => snapshotPart(site!, locale));
@@ -124,18 +125,19 @@ async function compileIn(
   const failed = theirs.find((answer) => 'error' in answer);
   if (failed) throw new Error(failed.error);
   for (const answer of theirs) if ('problems' in answer) for (const problem of answer.problems) problems.add(problem);
-  if (problems.size || !site) throw new ContentError([...problems]);
+  if (problems.size || !site || !messages) throw new ContentError([...problems]);
   const done = theirs.filter((answer) => 'parts' in answer);
   const parts = new Map([...myParts, ...done.flatMap((answer) => answer.parts)].map((part) => [part.locale, part]));
   const made = new Map([...(await mine), ...done.flatMap((answer) => answer.indexes)].map((file) => [file.locale, file]));
   const whole = site;
+  const catalog = messages;
   return {
     writeSnapshot: (dir, fingerprint) =>
       writeSnapshot(
         dir,
         fingerprint,
         whole,
-        messages,
+        catalog,
         locales.map((locale) => parts.get(locale)!),
       ),
     indexes: locales.map((locale) => made.get(locale)!),
@@ -213,10 +215,7 @@ if (!isMainThread) {
     let answer: Answer;
     let transfer: ArrayBuffer[] = [];
     try {
-      const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale), {
-        serving,
-        dates: new Map(dates),
-      });
+      const { site } = loadContent(localesDir, locales, defaultLocale, { serving, dates: new Map(dates) });
       const indexes = indexed(site, serving);
       // The parts are made while the indexes are compressed on the thread pool.
       const parts = serving.map((locale) => snapshotPart(site, locale));

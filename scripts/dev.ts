@@ -1,27 +1,31 @@
 /**
  * `npm run dev`: one command, one terminal. Builds into .dev/ (readable bundles,
- * React's development build), runs the server there, and puts a small proxy in
- * front of it on PORT (default 3000) that
+ * React's development build), runs the dev server there (scripts/dev-server.ts), and
+ * puts a small proxy in front of it on PORT (default 3000) that
+ *   - watches src/ and the locales with one watcher kept for the session,
  *   - rebuilds and restarts on a change under src/ (about half a second),
- *   - restarts on a change under locales/ (the server compiles content at start),
- *     and rebuilds first when it is an image (the build copies them into the assets),
+ *   - has the server reload its content in place on a change under locales/ (it
+ *     compiles the pages that changed and reuses the rest), and rebuilds and
+ *     restarts when it is an image (the build copies them into the assets),
  *   - tells open tabs to reload through a same-origin event stream,
+ *   - writes the address the author opened where pages name the site's own
+ *     address (canonical, hreflang, og:url, feeds, sitemap),
  *   - shows build and content errors (with file and line) as an overlay page
  *     instead of the site, until the file is fixed,
- *   - holds requests while a rebuild is under way, so nothing stale is served,
+ *   - holds requests while a rebuild or reload is under way, so nothing stale is served,
  *   - shows the translation status at /_translations (see npm run translations).
  * None of this is in the production build: the proxy and its endpoints live here only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { type FSWatcher, watch } from 'node:fs';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type FSWatcher, watch } from 'chokidar';
 import { escapeHtml } from '../src/server/escape-html.ts';
 import { loadConfig, ROOT_DIR } from '../src/server/config.ts';
 import { build } from './build.ts';
 import { isImageFile } from '../src/server/content/images.ts';
+import type { FromDevServer, ToDevServer } from './dev-server.ts';
 import { STATUS_PATH, translationPage } from './translation-page.ts';
 
 export const DEV_PREFIX = '/__polysite_dev';
@@ -52,6 +56,7 @@ function requestedHost(header: string | undefined): string | null {
 let problem: string | null = null;
 let child: ChildProcess | null = null;
 let appPort = 0;
+/** Requests wait for this: the work under way (a rebuild, a restart, a content reload), if any. */
 let ready: Promise<void> = Promise.resolve();
 const listeners = new Set<ServerResponse>();
 
@@ -59,10 +64,33 @@ function say(message: string) {
   process.stdout.write(`polysite dev: ${message}\n`);
 }
 
-/** Rebuild (when code changed) and restart the server; requests wait for it. */
-function refresh(rebuild: boolean): Promise<void> {
-  ready = ready.then(async () => {
-    const started = performance.now();
+/**
+ * What a batch of saves asks for: `rebuild` (code, or an image the build copies) rebuilds
+ * and restarts the server; `restart` restarts it; neither, the server reloads its content
+ * in place.
+ */
+type Work = { rebuild: boolean; restart: boolean };
+let queued: Work | null = null;
+let running: Promise<void> | null = null;
+
+/** Queues `work`, merged with what is queued already; a batch saved while work runs is done right after it. */
+function schedule(work: Work): Promise<void> {
+  queued = queued ? { rebuild: queued.rebuild || work.rebuild, restart: queued.restart || work.restart } : work;
+  running ??= (async () => {
+    while (queued) {
+      const next = queued;
+      queued = null;
+      await perform(next);
+    }
+    running = null;
+  })();
+  ready = running;
+  return running;
+}
+
+async function perform({ rebuild, restart }: Work): Promise<void> {
+  const started = performance.now();
+  if (rebuild || restart || !child) {
     await stopChild();
     problem = null;
     if (rebuild) {
@@ -73,11 +101,12 @@ function refresh(rebuild: boolean): Promise<void> {
       }
     }
     if (!problem) problem = await startChild();
-    if (problem) process.stderr.write(`\n${problem}\n\n`);
-    else say(`ready in ${Math.round(performance.now() - started)} ms`);
-    for (const listener of listeners) listener.write('data: reload\n\n');
-  });
-  return ready;
+  } else {
+    problem = await askChild({ type: 'content' });
+  }
+  if (problem) process.stderr.write(`\n${problem}\n\n`);
+  else say(`${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms`);
+  announce();
 }
 
 /** esbuild errors come with file, line and column: print them the way editors link them. */
@@ -89,13 +118,24 @@ function describeBuildError(error: unknown): string {
     .join('\n');
 }
 
-/** Starts the built server; resolves with null once it listens, or with what it printed when it stops. */
+/**
+ * The public address the server is told: the proxy puts the address the author opened
+ * in its place (canonical, hreflang, og:url, feeds, sitemap), whatever port the server has.
+ */
+const PUBLIC_URL_MARK = 'http://polysite-dev.invalid';
+
+/** What the server answers to the load under way; null when it did not answer before it stopped. */
+let answer: ((message: FromDevServer | null) => void) | null = null;
+
+/**
+ * Starts the server (scripts/dev-server.ts) and waits for its first load: null when it
+ * serves, else the content's mistakes or what it printed when it stopped.
+ */
 async function startChild(): Promise<string | null> {
-  appPort = await freePort();
-  const server = spawn(process.execPath, ['--enable-source-maps', join(DEV_DIR, 'server', 'main.js')], {
+  const server = spawn(process.execPath, ['--enable-source-maps', join(DEV_DIR, 'server', 'dev-server.js')], {
     cwd: ROOT_DIR,
-    env: { ...process.env, PORT: String(appPort), HOST: '127.0.0.1', NODE_ENV: 'development', DIST_DIR: DEV_DIR, LOCALES_DIR: localesDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'development', DIST_DIR: DEV_DIR, LOCALES_DIR: localesDir, PUBLIC_URL: PUBLIC_URL_MARK },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   child = server;
   let stderr = '';
@@ -103,13 +143,49 @@ async function startChild(): Promise<string | null> {
     stderr += chunk;
     process.stderr.write(chunk);
   });
-  return new Promise((resolve) => {
-    createInterface({ input: server.stdout! }).on('line', (line) => {
-      if (line.includes('"msg":"listening"')) resolve(null);
-      else if (!line.includes('"msg":"request"')) process.stdout.write(`${line}\n`);
-    });
-    server.once('exit', () => resolve(stderr.trim().replace(/^polysite: /, '') || 'the server stopped'));
+  createInterface({ input: server.stdout! }).on('line', (line) => {
+    if (!line.includes('"msg":"request"')) process.stdout.write(`${line}\n`);
   });
+  server.on('message', (message: FromDevServer) => {
+    if (message.type === 'listening') appPort = message.port;
+    else answer?.(message);
+  });
+  server.once('exit', () => {
+    if (answer) return answer(null);
+    if (child !== server) return;
+    // It stopped by itself, between loads: say so until the next save starts it again.
+    child = null;
+    problem = stderr.trim() || 'the server stopped';
+    announce();
+  });
+  const first = await nextAnswer();
+  return first ? settle(first) : stderr.trim().replace(/^polysite: /, '') || 'the server stopped';
+}
+
+function nextAnswer(): Promise<FromDevServer | null> {
+  return new Promise((resolve) => {
+    answer = (message) => {
+      answer = null;
+      resolve(message);
+    };
+  });
+}
+
+/** Tells the running server to reload its content; resolves as startChild does. */
+async function askChild(message: ToDevServer): Promise<string | null> {
+  const answered = nextAnswer();
+  child!.send(message);
+  const reply = await answered;
+  return reply ? settle(reply) : 'the server stopped';
+}
+
+/** A load's outcome: null when the site is served, else what to show. A new set of locales restarts the server. */
+async function settle(reply: FromDevServer): Promise<string | null> {
+  if (reply.type === 'problem') return reply.message;
+  if (reply.type !== 'restart') return null;
+  say(`${reply.reason}, restarting`);
+  await stopChild();
+  return startChild();
 }
 
 function stopChild(): Promise<void> {
@@ -122,10 +198,27 @@ function stopChild(): Promise<void> {
   });
 }
 
-const RELOAD_SCRIPT = `new EventSource('${DEV_PREFIX}/events').onmessage = () => location.reload();\n`;
+/**
+ * What the site is at: one more after each rebuild, restart or reload. A page carries
+ * the version it was made from and reloads when the event stream names another, also
+ * when it connects: a save that lands while the page is loading is not missed.
+ */
+let version = 0;
+
+function announce(): void {
+  version++;
+  for (const listener of listeners) listener.write(`data: ${version}\n\n`);
+}
+
+/** The reload script's tag, with the version the page is made from. */
+const reloadTag = () => `<script type="module" src="${DEV_PREFIX}/client.js?v=${version}"></script>`;
+
+const RELOAD_SCRIPT = `const made = new URL(import.meta.url).searchParams.get('v');
+new EventSource('${DEV_PREFIX}/events').onmessage = (event) => event.data !== made && location.reload();
+`;
 
 function overlay(message: string): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Build error · polysite dev</title><link rel="stylesheet" href="${DEV_PREFIX}/overlay.css"></head><body><main id="polysite-dev-overlay"><h1>polysite dev: fix this to see the site</h1><pre>${escapeHtml(message)}</pre><p>The page reloads by itself when the file is fixed.</p></main><script type="module" src="${DEV_PREFIX}/client.js"></script></body></html>`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Build error · polysite dev</title><link rel="stylesheet" href="${DEV_PREFIX}/overlay.css"></head><body><main id="polysite-dev-overlay"><h1>polysite dev: fix this to see the site</h1><pre>${escapeHtml(message)}</pre><p>The page reloads by itself when the file is fixed.</p></main>${reloadTag()}</body></html>`;
 }
 
 const OVERLAY_CSS =
@@ -140,12 +233,12 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const path = req.url ?? '/';
   if (path === `${DEV_PREFIX}/events`) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-    res.write(': connected\n\n');
+    res.write(`data: ${version}\n\n`);
     listeners.add(res);
     req.on('close', () => listeners.delete(res));
     return;
   }
-  if (path === `${DEV_PREFIX}/client.js`)
+  if (path.split('?')[0] === `${DEV_PREFIX}/client.js`)
     return void res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' }).end(RELOAD_SCRIPT);
   if (path === `${DEV_PREFIX}/overlay.css`)
     return void res.writeHead(200, { 'Content-Type': 'text/css', 'Cache-Control': 'no-store' }).end(OVERLAY_CSS);
@@ -158,9 +251,12 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const headers = { ...req.headers };
   delete headers['accept-encoding']; // plain bodies, so HTML can take the reload script
   delete headers['if-none-match']; // never a 304 for a page that was rebuilt
+  // The Host header passed the check above: a plain name and port, safe to write into a page.
+  const origin = `http://${req.headers.host}`;
   const upstream = request({ host: '127.0.0.1', port: appPort, path, method: req.method, headers }, (answer) => {
-    const isHtml = /text\/html/.test(String(answer.headers['content-type']));
-    if (!isHtml) {
+    const type = String(answer.headers['content-type']);
+    // Text that may carry the site's public address (pages, page data, feeds, sitemap, robots.txt).
+    if (!/^(text\/|application\/(json|xml|atom\+xml))/.test(type)) {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
       return;
@@ -168,13 +264,12 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     answer.on('data', (chunk) => chunks.push(chunk));
     answer.on('end', () => {
-      const html = Buffer.concat(chunks)
-        .toString()
-        .replace('</body>', `<script type="module" src="${DEV_PREFIX}/client.js"></script></body>`);
+      let text = Buffer.concat(chunks).toString().replaceAll(PUBLIC_URL_MARK, origin);
+      if (type.startsWith('text/html')) text = text.replace('</body>', `${reloadTag()}</body>`);
       const out = { ...answer.headers, 'cache-control': 'no-store' };
       delete out['content-length'];
       delete out.etag;
-      res.writeHead(answer.statusCode ?? 502, out).end(html);
+      res.writeHead(answer.statusCode ?? 502, out).end(text);
     });
   });
   upstream.on('error', (error) => res.writeHead(502, { 'Content-Type': 'text/plain' }).end(`dev server: ${error.message}`));
@@ -183,15 +278,14 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
 
 /** The translation status of the content as it is now (read afresh: the page is for the one editing it). */
 async function sendTranslationStatus(res: ServerResponse) {
-  const [{ loadSite }, { loadMessages }, { translationReport }] = await Promise.all([
-    import('../src/server/content/site.ts'),
-    import('../src/server/content/messages.ts'),
+  const [{ loadContent }, { translationReport }] = await Promise.all([
+    import('../src/server/content/load-content.ts'),
     import('./translation-report.ts'),
   ]);
   const { locales, defaultLocale } = loadConfig({ ...process.env, PORT: '0', LOCALES_DIR: localesDir });
   let html: string;
   try {
-    const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale));
+    const { site } = loadContent(localesDir, locales, defaultLocale);
     html = translationPage(translationReport(site, localesDir));
   } catch (error) {
     return void res
@@ -200,44 +294,81 @@ async function sendTranslationStatus(res: ServerResponse) {
   }
   res
     .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
-    .end(html.replace('</body>', `<script type="module" src="${DEV_PREFIX}/client.js"></script></body>`));
+    .end(html.replace('</body>', `${reloadTag()}</body>`));
 }
 
-function watchTree(dir: string, onChange: (file: string) => void): FSWatcher {
+/** How long a batch of saves is gathered: an editor writes a file and its backup, `git checkout` many files. */
+const BATCH_MS = 15;
+
+/**
+ * One watcher for src/ and the locales, kept for the whole session. chokidar watches
+ * every folder and file it finds, follows atomic saves (a new file renamed over the
+ * old one, as `sed -i` and many editors save) and new folders, and reports deletions.
+ */
+function watchSources(onBatch: (files: string[]) => void): FSWatcher {
+  let batch = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  let changed = '';
-  return watch(dir, { recursive: true }, (_event, file) => {
-    changed = file ? String(file) : changed;
-    clearTimeout(timer);
-    timer = setTimeout(() => onChange(changed), 60);
+  const watcher = watch([join(ROOT_DIR, 'src'), localesDir], {
+    ignoreInitial: true,
+    // Editors' swap and backup files, and hidden folders (.git, .DS_Store).
+    ignored: (path) => /^\.|~$|\.swp$/.test(basename(path)),
   });
+  watcher.on('all', (event, path) => {
+    if (!matters(event, path)) return;
+    batch.add(path);
+    if (timer === undefined)
+      timer = setTimeout(() => {
+        const files = [...batch];
+        batch = new Set();
+        timer = undefined;
+        onBatch(files);
+      }, BATCH_MS);
+  });
+  watcher.on('error', (error) => say(`watching: ${(error as Error).message}`));
+  return watcher;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+/**
+ * Whether a change can change the site: not the temporary file an atomic save writes
+ * before renaming it (`sedAbC123`, `about.md.tmp`), whose rename is seen on its own.
+ */
+function matters(event: string, path: string): boolean {
+  if (event === 'addDir' || event === 'unlinkDir') return true;
+  const under = relative(localesDir, path);
+  if (!under.startsWith('..')) return /\.(md|json)$/.test(path) || isImage(path);
+  return /\.[a-z0-9]+$/i.test(basename(path)) && !/\.(tmp|temp|bak)$/i.test(path);
+}
+
+/** Share images and images/ are copied into the hashed assets by the build (scripts/build-images.ts). */
+/** Images (share images, images/, pictures beside pages) are copied into the hashed assets by the build (scripts/build-images.ts). */
+function isImage(file: string): boolean {
+  const local = relative(localesDir, file).split('\\').join('/');
+  return !local.startsWith('..') && (isImageFile(local) || /^[^/]+\/images\//.test(local));
+}
+
+/** What a batch of changed files asks for (see Work). */
+function workFor(files: readonly string[]): Work {
+  const srcDir = join(ROOT_DIR, 'src');
+  const rebuild = files.some((file) => !relative(srcDir, file).startsWith('..') || isImage(file));
+  return { rebuild, restart: false };
 }
 
 async function main() {
-  await refresh(true);
-  watchTree(join(ROOT_DIR, 'src'), (file) => {
-    say(`src/${file} changed, rebuilding`);
-    void refresh(true);
+  // Watching starts first: a file saved during the first build is not missed.
+  const watcher = watchSources((files) => {
+    const shown = files.map((file) => relative(ROOT_DIR, file) || file);
+    const work = workFor(files);
+    say(
+      `${shown.slice(0, 3).join(', ')}${shown.length > 3 ? ` and ${shown.length - 3} more` : ''} changed, ${work.rebuild ? 'rebuilding' : 'reloading content'}`,
+    );
+    void schedule(work);
   });
-  watchTree(localesDir, (file) => {
-    // Images (share images, images/, pictures beside pages) are copied into the hashed assets by the build (scripts/build-images.ts).
-    const image = isImageFile(file) || /^[^/]+\/images\//.test(file.split('\\').join('/'));
-    say(`${relative(ROOT_DIR, join(localesDir, file)) || file} changed, ${image ? 'rebuilding' : 'reloading content'}`);
-    void refresh(image);
-  });
+  await Promise.all([schedule({ rebuild: true, restart: false }), new Promise<void>((resolve) => watcher.once('ready', () => resolve()))]);
   const port = Number(process.env.PORT ?? 3000);
   const proxy = createServer((req, res) => void handle(req, res)).listen(port, host, () => {
     const address = proxy.address() as { address: string; port: number };
-    say(`serving http://localhost:${address.port} (listening on ${address.address}; rebuilds on save, reloads the browser)`);
+    const url = `http://localhost:${address.port}`;
+    say(`serving ${url} (listening on ${address.address}; reloads the browser on save); translation status: ${url}${STATUS_PATH}`);
   });
   const stop = async () => {
     await stopChild();

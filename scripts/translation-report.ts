@@ -9,6 +9,8 @@ import { type Behind, behind } from './translation-history.ts';
 export type TranslationReport = {
   defaultLocale: string;
   locales: LocaleReport[];
+  /** Messages that do not match the default locale's (file:line:column: what), which the build refuses. */
+  problems: string[];
 };
 
 export type LocaleReport = {
@@ -20,7 +22,7 @@ export type LocaleReport = {
 };
 
 /** `history`: add, from git, how far each outdated page is behind (leave it false where there is no `.git`). */
-export function translationReport(site: Site, localesDir: string, { history = false } = {}): TranslationReport {
+export function translationReport(site: Site, localesDir: string, { history = false, problems = [] as string[] } = {}): TranslationReport {
   const sources = site.pages.get(site.defaultLocale)!;
   const rows = translationRows(site);
   const reference = readMessageTexts(localesDir, site.defaultLocale);
@@ -55,19 +57,23 @@ export function translationReport(site: Site, localesDir: string, { history = fa
         },
       };
     });
-  return { defaultLocale: site.defaultLocale, locales };
+  return { defaultLocale: site.defaultLocale, locales, problems };
 }
 
-/** Why `--check` fails: nothing missing, and at most `maxOutdated` pages outdated or unknown per locale. */
-export function checkFailures(report: TranslationReport, maxOutdated: number): string[] {
+/**
+ * Why `--check` fails: per locale, more than `maxMissing` pages missing or `maxOutdated`
+ * outdated or unknown, any message key missing or extra; and any message problem.
+ */
+export function checkFailures(report: TranslationReport, { maxOutdated = 0, maxMissing = 0 } = {}): string[] {
   const failures: string[] = [];
   for (const { locale, counts, messages } of report.locales) {
-    if (counts.missing) failures.push(`${locale}: ${counts.missing} page(s) missing`);
+    if (counts.missing > maxMissing) failures.push(`${locale}: ${counts.missing} page(s) missing (at most ${maxMissing} allowed)`);
     const behind = counts.outdated + counts.unknown;
     if (behind > maxOutdated) failures.push(`${locale}: ${behind} page(s) outdated or unknown (at most ${maxOutdated} allowed)`);
     if (messages.missing.length) failures.push(`${locale}: ${messages.missing.length} message key(s) missing`);
     if (messages.extra.length) failures.push(`${locale}: ${messages.extra.length} message key(s) not in ${report.defaultLocale}`);
   }
+  failures.push(...report.problems);
   return failures;
 }
 
@@ -86,9 +92,7 @@ export function formatReport(report: TranslationReport): string {
     lines.push(`${locale}: ${pages.length} pages: ${summary}`);
     for (const page of pages) {
       if (page.status === 'up-to-date') continue;
-      const detail =
-        page.behind &&
-        ` (${plural(page.behind.commits, 'commit')}, ${plural(page.behind.days, 'day')} behind; ${page.behind.diffstat || 'no diff'})`;
+      const detail = page.behind && ` (${describeBehind(page.behind)})`;
       lines.push(`  ${LABELS[page.status].padEnd(9)} ${page.key || '(home)'}${detail ?? ''}`);
     }
     const list = (keys: string[]) => (keys.length ? `: ${keys.join(', ')}` : '');
@@ -99,7 +103,23 @@ export function formatReport(report: TranslationReport): string {
       lines.push(`  same as ${report.defaultLocale} (probably untranslated)${list(messages.sameAsDefault)}`);
     }
   }
+  if (report.problems.length) {
+    lines.push(
+      `messages that do not match the ${report.defaultLocale} ones (the build refuses these):`,
+      ...report.problems.map((problem) => `  ${problem}`),
+    );
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * How far an outdated page's source moved: commits since the recorded version, or,
+ * when the recorded version is the last commit, an edit not committed yet.
+ */
+export function describeBehind({ commits, days, diffstat }: Behind): string {
+  const change = diffstat || 'no diff';
+  if (commits === 0) return `changed since it was recorded, not committed yet; ${change}`;
+  return `${plural(commits, 'commit')}, ${plural(days, 'day')} behind; ${change}`;
 }
 
 function plural(count: number, word: string): string {

@@ -1,72 +1,135 @@
 /**
- * `npm run translations`: how far each locale is behind the default one.
- *
- *   npm run translations                      the report, per locale
- *   npm run translations -- --json            the same as JSON (every page with its status)
- *   npm run translations -- --check [--max-outdated N]
- *                                             exit 1 when a page or message key is missing, or more
- *                                             than N pages (default 0) are outdated or unknown
- *   npm run translations -- --done de docs/routing [more slugs]   (or --done de --all)
- *                                             record that these translations match the source now
- *   npm run translations -- --seed-from-git   once, for a site without records: each translation
- *                                             is recorded as made from the source of its last commit
- *   npm run translations -- --no-retranslate docs/routing
- *                                             the source's uncommitted change needs no translation
- *                                             (a typo fix): translations that matched the committed
- *                                             source are moved to the new one (needs git)
+ * `npm run translations`: how far each locale is behind the default one (see USAGE).
  *
  * No git is needed for the status: each locale's translations.json records the source
  * fingerprint each translation was made from (see src/server/content/translation-record.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { basename, dirname, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { splitFrontMatter } from '../src/server/content/front-matter.ts';
-import { loadSite, type Site } from '../src/server/content/site.ts';
+import { localeFolderProblems } from '../src/server/content/load-content.ts';
+import { loadSite, type Site, keyOf } from '../src/server/content/site.ts';
 import { carryForward, readRecord, sourceFingerprint, writeRecord } from '../src/server/content/translation-record.ts';
-import { loadMessages } from '../src/server/content/messages.ts';
+import { checkMessages } from '../src/server/content/messages.ts';
 import { hasGit, seedRecord } from './translation-history.ts';
+import { translationPage } from './translation-page.ts';
 import { checkFailures, formatReport, translationReport } from './translation-report.ts';
 
 class UsageError extends Error {}
 
+const USAGE = `Usage: npm run translations -- [option]
+
+  (no option)            the report: per locale, pages up to date, outdated, missing and
+                         unknown, and message keys missing, extra or left untranslated
+  --json                 the same as JSON (every page with its status)
+  --check [--max-missing N] [--max-outdated N]
+                         exit 1 when a locale has more than N pages missing (default 0),
+                         more than N outdated or unknown (default 0), a message key
+                         missing or extra, or a message that does not match the default's
+  --html DIR             write the report as DIR/index.html, the page the dev server
+                         shows at /_translations, to publish for translators
+  --done LOCALE PAGE...  record that these translations match their source now; a page is
+                         its key (docs/routing, "" for home), its file (docs/routing.md,
+                         locales/de/pages/docs/routing.md) or its localized path; or --all
+  --no-retranslate PAGE  the source's uncommitted change needs no new translation (a typo
+                         fix): translations that matched the committed source are moved
+                         to the new one (needs git)
+  --seed-from-git        once, for a site without records: each translation is recorded
+                         as made from the source of its last commit
+  --help                 this text
+`;
+
 function main(argv: string[]): number {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (see npm run translations -- --help)`);
+  }
+  const { values: options, positionals } = parsed;
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const commands = (['done', 'no-retranslate', 'seed-from-git'] as const).filter((name) => options[name]);
+  if (commands.length > 1) throw new UsageError(`--${commands.join(' and --')} are separate commands: give one`);
+  if (!commands.length && positionals.length)
+    throw new UsageError(`unexpected argument "${positionals[0]}" (see npm run translations -- --help)`);
+
   const config = loadConfig({ ...process.env, PORT: '0' });
   const { localesDir, locales, defaultLocale } = config;
-  const site = loadSite(localesDir, locales, defaultLocale, loadMessages(localesDir, locales, defaultLocale));
-  const [command, ...rest] = argv;
+  // The content check of the build (load-content.ts), except that a message that does not
+  // match the default's is listed in the report (and fails --check) rather than stopping it.
+  const folders = localeFolderProblems(localesDir, locales);
+  if (folders.length) throw new ContentError(folders);
+  const messages = checkMessages(localesDir, locales, defaultLocale);
+  const site = loadSite(localesDir, locales, defaultLocale, messages.catalog);
 
-  if (command === '--done') return done(site, localesDir, rest);
-  if (command === '--no-retranslate') return noRetranslate(site, localesDir, rest);
-  if (command === '--seed-from-git') return seed(site, localesDir);
+  if (options.done) return done(site, localesDir, positionals, options.all === true);
+  if (options['no-retranslate']) return noRetranslate(site, localesDir, positionals);
+  if (options['seed-from-git']) return seed(site, localesDir);
 
-  const report = translationReport(site, localesDir, { history: hasGit(localesDir) });
-  const flags = new Set(argv.filter((arg) => arg.startsWith('--')));
-  for (const flag of flags) {
-    if (!['--json', '--check', '--max-outdated'].includes(flag)) throw new UsageError(`unknown option ${flag}`);
+  const report = translationReport(site, localesDir, { history: hasGit(localesDir), problems: messages.problems });
+  if (options.html !== undefined) {
+    const file = join(options.html, 'index.html');
+    mkdirSync(options.html, { recursive: true });
+    // Links go to the published site when PUBLIC_URL names it; otherwise they are paths on this host.
+    writeFileSync(file, translationPage(report, { base: process.env.PUBLIC_URL?.trim() ? config.publicUrl : '', title: 'Translations' }));
+    process.stdout.write(`translations: wrote ${relative(process.cwd(), file) || file}\n`);
+  } else {
+    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   }
-  process.stdout.write(flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-  if (!flags.has('--check')) return 0;
-  const at = argv.indexOf('--max-outdated');
-  const maxOutdated = at === -1 ? 0 : Number(argv[at + 1]);
-  if (!Number.isInteger(maxOutdated) || maxOutdated < 0) throw new UsageError('--max-outdated needs a whole number');
-  const failures = checkFailures(report, maxOutdated);
+  if (!options.check) return 0;
+  const failures = checkFailures(report, { maxOutdated: count(options, 'max-outdated'), maxMissing: count(options, 'max-missing') });
   for (const failure of failures) process.stderr.write(`translations: ${failure}\n`);
   return failures.length ? 1 : 0;
 }
 
-function done(site: Site, localesDir: string, [locale, ...slugs]: string[]): number {
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' },
+      check: { type: 'boolean' },
+      'max-outdated': { type: 'string' },
+      'max-missing': { type: 'string' },
+      html: { type: 'string' },
+      done: { type: 'boolean' },
+      all: { type: 'boolean' },
+      'no-retranslate': { type: 'boolean' },
+      'seed-from-git': { type: 'boolean' },
+    },
+  });
+}
+
+/** A `--max-*` limit: a whole number, 0 when not given. */
+function count(options: Record<string, unknown>, name: 'max-outdated' | 'max-missing'): number {
+  const raw = options[name];
+  if (raw === undefined) return 0;
+  const value = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) {
+    throw new UsageError(`--${name} needs a whole number, not "${String(raw)}"`);
+  }
+  return value;
+}
+
+function done(site: Site, localesDir: string, [locale, ...pages]: string[], all: boolean): number {
   if (!locale || locale === site.defaultLocale || !site.locales.includes(locale)) {
-    throw new UsageError(
-      `--done needs a locale other than ${site.defaultLocale} (one of ${site.locales.join(', ')}), then page slugs or --all`,
-    );
+    throw new UsageError(`--done needs a locale other than ${site.defaultLocale} (one of ${site.locales.join(', ')}), then pages or --all`);
   }
   const sources = site.pages.get(site.defaultLocale)!;
-  const pages = site.pages.get(locale)!;
-  const own = [...pages.values()].filter((page) => page.contentLocale === locale && sources.has(page.key)).map((page) => page.key);
-  const chosen = slugs.length === 1 && slugs[0] === '--all' ? own : slugs;
-  if (!chosen.length) throw new UsageError('--done needs page slugs (as in the URL, "" for the home page) or --all');
+  const served = site.pages.get(locale)!;
+  const own = [...served.values()].filter((page) => page.contentLocale === locale && sources.has(page.key)).map((page) => page.key);
+  if (all && pages.length) throw new UsageError('--done takes pages or --all, not both');
+  const chosen = all ? own : pages.map((page) => pageKey(site, localesDir, locale, page));
+  if (!chosen.length) throw new UsageError('--done needs pages (a key such as docs/routing, "" for the home page, or a file) or --all');
   const record = { ...readRecord(localesDir, locale) };
   for (const slug of chosen) {
     if (!own.includes(slug)) throw new UsageError(`${locale} has no translation of "${slug}" (a page of ${site.defaultLocale})`);
@@ -75,6 +138,28 @@ function done(site: Site, localesDir: string, [locale, ...slugs]: string[]): num
   writeRecord(localesDir, locale, record);
   process.stdout.write(`${locale}: ${chosen.length} page(s) recorded as up to date\n`);
   return 0;
+}
+
+/**
+ * The page (its key) an argument names: a key (`docs/routing`, "" for home), the
+ * page's localized path in the locale (`ueber-uns`), or a file: `docs/routing.md`
+ * under pages/, or a path to it in any locale's folder
+ * (`locales/de/pages/docs/routing.md`, `locales/en/pages/docs/routing/index.md`).
+ */
+function pageKey(site: Site, localesDir: string, locale: string, argument: string): string {
+  const name = argument.split('\\').join('/');
+  if (name.endsWith('.md')) {
+    const file = resolve(name);
+    for (const other of site.locales) {
+      const pagesDir = resolve(localesDir, other, 'pages');
+      if (file.startsWith(`${pagesDir}/`)) return keyOf(relative(pagesDir, file));
+    }
+    return keyOf(name.replace(/^\/+/, ''));
+  }
+  const slug = name.replace(/^\/+|\/+$/g, '');
+  if (site.pages.get(site.defaultLocale)!.has(slug)) return slug;
+  const local = [...site.pages.get(locale)!.values()].find((page) => page.localPath === slug);
+  return local ? local.key : slug;
 }
 
 /** One-time, for a site adopting records: each translation without one gets it from history. */
@@ -99,9 +184,10 @@ function seed(site: Site, localesDir: string): number {
   return 0;
 }
 
-function noRetranslate(site: Site, localesDir: string, [slug, ...extra]: string[]): number {
+function noRetranslate(site: Site, localesDir: string, [page, ...extra]: string[]): number {
+  const slug = page === undefined ? undefined : pageKey(site, localesDir, site.defaultLocale, page);
   const source = slug === undefined ? undefined : site.pages.get(site.defaultLocale)!.get(slug);
-  if (!source || extra.length) throw new UsageError('--no-retranslate needs one page slug of the default locale');
+  if (!source || extra.length) throw new UsageError('--no-retranslate needs one page of the default locale (its key or its file)');
   const file = resolve(source.file);
   let committed: string;
   try {

@@ -212,12 +212,15 @@ function readPublicUrl(env: Env, port: number): string {
 
 function discoverLocales(dir: string): string[] {
   if (!existsSync(dir)) throw new ConfigError('LOCALES_DIR', `${dir} does not exist`);
+  // Every folder is a locale, complete or not: one without messages.json or pages/ is
+  // reported by the content check (content/load-content.ts), never skipped in silence.
   const locales = readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'messages.json')))
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
     .map((entry) => entry.name)
     .sort();
   const bad = locales.find((locale) => !isLocaleTag(locale));
   if (bad) throw new ConfigError('LOCALES_DIR', `folder "${bad}" is not a locale tag like "en" or "pt-BR"`);
-  if (locales.length === 0) throw new ConfigError('LOCALES_DIR', `no <locale>/messages.json under ${dir}`);
+  if (locales.length === 0)
+    throw new ConfigError('LOCALES_DIR', `no locale folder (<locale>/messages.json and <locale>/pages/) under ${dir}`);
   return locales;
 }

@@ -186,7 +186,7 @@ test('a message that does not parse shows the overlay naming the file and key', 
     'locales/ja/messages.json',
     '/ja',
     (text) => text.replace(/"nav.home": "[^"]*"/, '"nav.home": "{broken"'),
-    /ja\/messages\.json: message &quot;nav\.home&quot; does not parse/,
+    /ja\/messages\.json:\d+:\d+: message &quot;nav\.home&quot; does not parse: an argument is not closed/,
   );
 });
 

@@ -25,7 +25,9 @@ async function watch(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const seen = { violations: [] as string[], themeAtBody: 'none' };
     (window as unknown as { seen: typeof seen }).seen = seen;
-    document.addEventListener('securitypolicyviolation', (event) => seen.violations.push(`${event.violatedDirective}: ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.violations.push(`${event.violatedDirective}: ${event.blockedURI}`),
+    );
     const observer = new MutationObserver(() => {
       if (!document.body) return;
       seen.themeAtBody = document.documentElement.dataset.theme ?? 'unset';

@@ -1,7 +1,7 @@
 import type { MarkdownLabels } from '../../src/server/content/markdown.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /** A page file's text from front matter fields and a body. */
 export function makePage(front: Record<string, string | number> = {}, body = 'Some text.\n'): string {
@@ -46,6 +46,8 @@ export function makeLocales(tree: Record<string, Record<string, string | object>
   const root = mkdtempSync(join(tmpdir(), 'polysite-locales-'));
   made.push(root);
   for (const [locale, files] of Object.entries(tree)) {
+    // Every locale folder has its pages/ folder, as a real one must (it may be empty).
+    mkdirSync(join(root, locale, 'pages'), { recursive: true });
     const all = { 'messages.json': MESSAGES, ...files };
     for (const [file, content] of Object.entries(all)) {
       const path = join(root, locale, file);
@@ -54,6 +56,18 @@ export function makeLocales(tree: Record<string, Record<string, string | object>
     }
   }
   return root;
+}
+
+/** A messages.json as a translator writes it: one key a line, two spaces in (so a test can name the line). */
+export function messagesText(messages: Record<string, string>): string {
+  return `{\n${Object.entries(messages)
+    .map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+    .join(',\n')}\n}\n`;
+}
+
+/** A file's path as problems print it: relative to the working directory. */
+export function shown(dir: string, file: string): string {
+  return relative(process.cwd(), join(dir, file));
 }
 
 /**

@@ -19,7 +19,7 @@ import { makeLocales, makePage } from '../helpers/content.ts';
 
 const compileBoth = async (dir: string, locales: string[]) => {
   const messages = loadMessages(dir, locales, locales[0]!);
-  return { joined: await compileSite(dir, locales, locales[0]!, messages, { workersFrom: 0, cpus: 2 }), messages };
+  return { joined: await compileSite(dir, locales, locales[0]!, { workersFrom: 0, cpus: 2 }), messages };
 };
 
 test('the site compiled in several threads is the one-thread site: every page of every locale, HTML and paths, read back from its snapshot', async () => {

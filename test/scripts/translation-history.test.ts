@@ -52,6 +52,23 @@ test('with git, an outdated page says how many commits and days it is behind, an
   assert.deepEqual(page.behind, { commits: 2, days: 5, diffstat: '1 file changed, 2 insertions(+)' });
 });
 
+test('an outdated page whose source was changed and not committed says so, not "0 commits, 0 days behind"', () => {
+  const repo = repository({
+    en: { 'pages/index.md': makePage({ title: 'Home' }, 'One.\n') },
+    de: { 'pages/index.md': makePage({ title: 'Start' }, 'Eins.\n') },
+  });
+  assert.equal(run(repo.dir, '--done', 'de', '').code, 0);
+  repo.commit(now - 3 * DAY, 'site, de recorded');
+  repo.write('en/pages/index.md', makePage({ title: 'Home' }, 'One.\nTwo.\n'));
+
+  const report = run(repo.dir);
+  assert.match(
+    report.out,
+    /^ {2}outdated {2}\(home\) \(changed since it was recorded, not committed yet; 1 file changed, 1 insertion\(\+\)\)$/m,
+  );
+  assert.doesNotMatch(report.out, /0 commits/);
+});
+
 test('--seed-from-git records each translation as made from the source of its last commit; no history stays unknown', () => {
   const repo = repository({
     en: { 'pages/index.md': makePage({ title: 'Home' }, 'One.\n'), 'pages/about.md': makePage({ title: 'About' }) },
@@ -67,8 +84,8 @@ test('--seed-from-git records each translation as made from the source of its la
 
   assert.equal(run(repo.dir, '--seed-from-git').code, 0);
   const statuses = JSON.parse(run(repo.dir, '--json').out).locales.map(
-    (locale: { locale: string; pages: { slug: string; status: string }[] }) =>
-      locale.pages.map((page) => `${locale.locale} ${page.slug || '(home)'} ${page.status}`),
+    (locale: { locale: string; pages: { key: string; status: string }[] }) =>
+      locale.pages.map((page) => `${locale.locale} ${page.key || '(home)'} ${page.status}`),
   );
   assert.deepEqual(statuses.flat(), ['de (home) outdated', 'de about up-to-date', 'fr (home) up-to-date', 'fr about unknown']);
 });

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeLocales, makePage, MESSAGES } from '../helpers/content.ts';
+import { makeLocales, makePage, MESSAGES, shown } from '../helpers/content.ts';
 import { runTranslations } from '../helpers/translations.ts';
 
 const run = runTranslations;
@@ -127,5 +128,111 @@ test('--no-retranslate: a typo fix keeps up-to-date translations up to date, not
       ['about', 'outdated'],
       ['routing', 'up-to-date'],
     ],
+  );
+});
+
+test('--help prints the usage, and an unknown option points to it', () => {
+  const help = run(fixture(), '--help');
+  assert.equal(help.code, 0);
+  assert.match(help.out, /^Usage: npm run translations -- \[option\]/);
+  for (const option of [
+    '--json',
+    '--check',
+    '--max-missing N',
+    '--max-outdated N',
+    '--html DIR',
+    '--done LOCALE PAGE',
+    '--no-retranslate',
+    '--seed-from-git',
+  ]) {
+    assert.ok(help.out.includes(option), option);
+  }
+  const unknown = run(fixture(), '--chek');
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /^translations: Unknown option '--chek'.* \(see npm run translations -- --help\)/);
+});
+
+test('--done understands a page by its file, its path in any locale folder, or its localized path', () => {
+  const dir = makeLocales({
+    en: {
+      'pages/index.md': makePage({ title: 'Home' }),
+      'pages/docs/routing.md': makePage({ title: 'Routing' }),
+      'pages/about.md': makePage(),
+    },
+    de: {
+      'pages/index.md': makePage({ title: 'Start' }),
+      'pages/docs/routing.md': makePage({ title: 'Routing' }),
+      'pages/about.md': makePage({ title: 'Über uns', slug: 'ueber-uns' }),
+    },
+  });
+  const statuses = () => JSON.parse(run(dir, '--json').out).locales[0].pages.map((page: { status: string }) => page.status);
+  assert.equal(run(dir, '--done', 'de', 'docs/routing.md').code, 0);
+  assert.deepEqual(statuses(), ['unknown', 'unknown', 'up-to-date']);
+  assert.equal(run(dir, '--done', 'de', join(dir, 'en/pages/index.md')).code, 0);
+  assert.equal(run(dir, '--done', 'de', 'ueber-uns').code, 0);
+  assert.deepEqual(statuses(), ['up-to-date', 'up-to-date', 'up-to-date']);
+  const wrong = run(dir, '--done', 'de', 'docs/nowhere.md');
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.err, /de has no translation of "docs\/nowhere"/);
+});
+
+test('--check --max-missing N lets a locale lack N pages, as --max-outdated lets N be outdated', () => {
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage({ title: 'Home' }), 'pages/new.md': makePage({ title: 'New' }) },
+    de: { 'pages/index.md': makePage({ title: 'Start' }) },
+  });
+  run(dir, '--done', 'de', '--all');
+  const strict = run(dir, '--check');
+  assert.equal(strict.code, 1);
+  assert.equal(strict.err, 'translations: de: 1 page(s) missing (at most 0 allowed)\n');
+  assert.equal(run(dir, '--check', '--max-missing', '1').code, 0);
+  const bad = run(dir, '--check', '--max-missing', 'some');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--max-missing needs a whole number, not "some"/);
+});
+
+test('--html DIR writes the status page /_translations shows, as a file to publish', () => {
+  const dir = fixture();
+  run(dir, '--done', 'de', '--all');
+  const out = mkdtempSync(join(tmpdir(), 'polysite-status-'));
+  try {
+    const result = run(dir, '--html', join(out, 'status'));
+    assert.equal(result.code, 0);
+    const html = readFileSync(join(out, 'status', 'index.html'), 'utf8');
+    assert.match(html, /^<!DOCTYPE html><html lang="en">/);
+    assert.match(html, /<title>Translations<\/title>/);
+    assert.match(html, /<section id="fr"><h2>fr: 0 up to date, 0 outdated, 2 missing, 1 unknown<\/h2>/);
+    assert.match(html, /<tr class="missing"><td><code>about<\/code><\/td><td>missing<\/td><td><a href="\/fr\/about">/);
+    assert.match(html, /Messages missing: <code>nav.docs<\/code>/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('a message that does not match the default’s is listed by the report and fails --check, at its line', () => {
+  const dir = makeLocales({
+    en: { 'pages/index.md': makePage(), 'messages.json': { ...MESSAGES, next: 'Next: {title}' } },
+    es: { 'pages/index.md': makePage(), 'messages.json': { ...MESSAGES, next: 'Siguiente: {titulo}' } },
+  });
+  run(dir, '--done', 'es', '--all');
+  // messages.json is written on one line: the column is where {titulo} stands in it.
+  const column = JSON.stringify({ ...MESSAGES, next: 'Siguiente: {titulo}' }).indexOf('{titulo}') + 1;
+  const problem = `${shown(dir, 'es/messages.json')}:1:${column}: message "next": \`{titulo}\`: the en message has \`{title}\``;
+  const report = run(dir);
+  assert.equal(report.code, 0);
+  assert.ok(report.out.endsWith(`messages that do not match the en ones (the build refuses these):\n  ${problem}\n`), report.out);
+  const check = run(dir, '--check');
+  assert.equal(check.code, 1);
+  assert.equal(check.err, `translations: ${problem}\n`);
+});
+
+test('a locale folder without messages.json is named, not skipped', () => {
+  const dir = makeLocales({ en: { 'pages/index.md': makePage() }, es: { 'pages/index.md': makePage() } });
+  rmSync(join(dir, 'es/messages.json'));
+  const result = run(dir);
+  assert.equal(result.code, 2);
+  assert.equal(
+    result.err,
+    `translations: ${shown(dir, 'es')}: the locale folder "es" has no messages.json (every key of the default locale’s, translated)\n`,
   );
 });

@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, visit, type YAMLError } from 'yaml';
 
 /** What a page's front matter may hold. Unknown keys are an error, so typos surface. */
 export type FrontMatter = {
@@ -25,7 +25,10 @@ export type FrontMatter = {
   draft?: true;
 };
 
-const KNOWN = new Set(['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image', 'draft']);
+const KNOWN = ['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image', 'draft'];
+
+/** The file line the YAML starts on, after the opening `---`. */
+const YAML_FIRST_LINE = 2;
 
 /**
  * Whether a page's text is marked `draft: true`, read without parsing it: for the
@@ -40,11 +43,15 @@ export function isDraftText(source: string): boolean {
 }
 
 /**
- * Splits `---\n<yaml>\n---\n<markdown>` and validates the YAML. Returns the body
- * and the number of lines before it, so Markdown line numbers map to the file.
- * Throws a message with the file and line on any problem.
+ * Splits `---\n<yaml>\n---\n<markdown>` and validates the YAML. Returns the body,
+ * the number of lines before it (so Markdown line numbers map to the file), and
+ * the file line of each front matter key. Throws a message with the file and the
+ * line (from the YAML library's positions) on any problem.
  */
-export function splitFrontMatter(source: string, file: string): { data: FrontMatter; body: string; bodyLine: number } {
+export function splitFrontMatter(
+  source: string,
+  file: string,
+): { data: FrontMatter; body: string; bodyLine: number; keyLines: Readonly<Record<string, number>> } {
   const text = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   if (!text.startsWith('---\n')) throw new Error(`${file}:1: missing front matter (the file must start with a --- line)`);
   const end = text.indexOf('\n---', 3);
@@ -52,44 +59,97 @@ export function splitFrontMatter(source: string, file: string): { data: FrontMat
     throw new Error(`${file}:1: front matter is not closed by a --- line`);
   }
   const yaml = text.slice(4, end + 1);
-  let data: unknown;
-  try {
-    data = parseYaml(yaml);
-  } catch (error) {
-    const line = (error as { linePos?: [{ line: number }] }).linePos?.[0]?.line ?? 0;
-    throw new Error(`${file}:${line + 1}: front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  const lines = new LineCounter();
+  const document = parseDocument(yaml, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // The file's line and column of an offset into the YAML.
+  const at = (offset: number) => {
+    const { line, col } = lines.linePos(offset);
+    return { line: line + YAML_FIRST_LINE - 1, column: col };
+  };
+  const [error] = document.errors;
+  if (error) {
+    const { offset, what } = describeYamlError(error, document);
+    const { line, column } = at(offset);
+    throw new Error(`${file}:${line}:${column}: front matter is not valid YAML: ${what}\n${snippet(text, line, column)}`);
+  }
+  const keyLines: Record<string, number> = {};
+  if (isMap(document.contents)) {
+    for (const item of document.contents.items) {
+      if (isScalar(item.key) && item.key.range) keyLines[String(item.key.value)] = at(item.key.range[0]).line;
+    }
   }
   // The 1-based line the body starts on: opening ---, the YAML lines, closing ---.
-  const bodyLine = yaml.split('\n').length + 2;
-  return { data: validate(data, file), body: text.slice(end + 5), bodyLine };
+  const bodyLine = at(yaml.length).line + 1;
+  return { data: validate(document.toJS(), file, keyLines), body: text.slice(end + 5), bodyLine, keyLines };
 }
 
-function validate(data: unknown, file: string): FrontMatter {
-  const fail = (message: string): never => {
-    throw new Error(`${file}:2: front matter ${message}`);
+/**
+ * Where a YAML error is, in words. The library notices a quote or a `[`/`{` that is
+ * never closed only where the next thing fails to fit (often the end of the front
+ * matter); the place it was opened is where the author must look, so that is
+ * where it is reported: the start of the node that ends where the error is.
+ */
+function describeYamlError(error: YAMLError, document: ReturnType<typeof parseDocument>): { offset: number; what: string } {
+  const what = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  if (error.code !== 'MISSING_CHAR' && error.code !== 'BAD_INDENT') return { offset: error.pos[0], what };
+  let opened: { offset: number; what: string } | undefined;
+  const unclosed = (node: { range?: [number, number, number] | null }, open: string, close: string) => {
+    if (node.range && node.range[1] === error.pos[0]) {
+      opened = { offset: node.range[0], what: `the ${open} opened here is never closed${close ? ` by a ${close}` : ''}` };
+    }
+  };
+  visit(document, {
+    Scalar(_key, node) {
+      if (node.type === 'QUOTE_DOUBLE') unclosed(node, '" quote', '');
+      if (node.type === 'QUOTE_SINGLE') unclosed(node, "' quote", '');
+    },
+    Seq(_key, node) {
+      if (node.flow) unclosed(node, '[', ']');
+    },
+    Map(_key, node) {
+      if (node.flow) unclosed(node, '{', '}');
+    },
+  });
+  return opened ?? { offset: error.pos[0], what };
+}
+
+/** The file's line with a caret under the column, as compilers show it. */
+function snippet(text: string, line: number, column: number): string {
+  const content = text.split('\n')[line - 1] ?? '';
+  const gutter = String(line).length;
+  return `  ${line} | ${content}\n  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, column - 1))}^`;
+}
+
+function validate(data: unknown, file: string, keyLines: Readonly<Record<string, number>>): FrontMatter {
+  const fail = (message: string, key?: string): never => {
+    throw new Error(`${file}:${(key !== undefined && keyLines[key]) || YAML_FIRST_LINE}: front matter ${message}`);
   };
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('must be a map of keys to values');
   const record = data as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (!KNOWN.has(key)) fail(`has an unknown key "${key}" (known: ${[...KNOWN].join(', ')})`);
+  for (const key of Object.keys(record)) {
+    if (KNOWN.includes(key)) continue;
+    const near = KNOWN.find((known) => oneEditApart(key, known));
+    fail(`has an unknown key "${key}"${near ? `; did you mean "${near}"?` : ''} (known: ${KNOWN.join(', ')})`, key);
+  }
   const text = (key: string, required: boolean): string | undefined => {
     const value = record[key];
     if (value === undefined && !required) return undefined;
-    if (typeof value !== 'string' || value.trim() === '') return fail(`needs "${key}" as non-empty text`);
+    if (typeof value !== 'string' || value.trim() === '') return fail(`needs "${key}" as non-empty text`, key);
     return value.trim();
   };
   const order = record.order;
-  if (order !== undefined && !Number.isInteger(order)) fail('"order" must be a whole number');
+  if (order !== undefined && !Number.isInteger(order)) fail('"order" must be a whole number', 'order');
   const day = (key: string) => {
     const value = text(key, false);
-    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) fail(`"${key}" must be written YYYY-MM-DD, in quotes`);
-    if (value !== undefined && Number.isNaN(Date.parse(value))) fail(`"${key}" ${value} is not a real day`);
+    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) fail(`"${key}" must be written YYYY-MM-DD, in quotes`, key);
+    if (value !== undefined && Number.isNaN(Date.parse(value))) fail(`"${key}" ${value} is not a real day`, key);
     return value;
   };
   const date = day('date');
   const updated = day('updated');
   // A slug is checked against every other page's path later; here only that it is text.
-  const slug = record.slug === undefined ? undefined : typeof record.slug === 'string' ? record.slug : fail('needs "slug" as text');
-  if (record.draft !== undefined && typeof record.draft !== 'boolean') fail('"draft" must be true or false');
+  const slug = record.slug === undefined ? undefined : typeof record.slug === 'string' ? record.slug : fail('needs "slug" as text', 'slug');
+  if (record.draft !== undefined && typeof record.draft !== 'boolean') fail('"draft" must be true or false', 'draft');
   return {
     title: text('title', true)!,
     description: text('description', true)!,
@@ -104,10 +164,31 @@ function validate(data: unknown, file: string): FrontMatter {
   };
 }
 
-/** The 1-based file line of a top-level front matter key, for error reports; the front matter's first line when absent. */
+/** True when one insertion, deletion, substitution or swap of neighbours turns `a` into `b` (`descripton`, `titel`). */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let start = 0;
+  while (start < a.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const restA = a.slice(start, endA);
+  const restB = b.slice(start, endB);
+  if (restA.length <= 1 && restB.length <= 1) return true;
+  return restA.length === 2 && restB.length === 2 && restA[0] === restB[1] && restA[1] === restB[0];
+}
+
+/**
+ * The 1-based file line of a top-level front matter key, for error reports; the
+ * front matter's first line when it is absent or the front matter does not parse.
+ */
 export function frontMatterLine(source: string, key: string): number {
-  const lines = source.replace(/^\uFEFF/, '').split(/\r\n?|\n/);
-  const pattern = new RegExp(`^${key}\\s*:`);
-  for (let i = 1; i < lines.length && lines[i] !== '---'; i++) if (pattern.test(lines[i]!)) return i + 1;
-  return 2;
+  try {
+    return splitFrontMatter(source, '').keyLines[key] ?? YAML_FIRST_LINE;
+  } catch {
+    return YAML_FIRST_LINE;
+  }
 }

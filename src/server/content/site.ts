@@ -1,8 +1,9 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
 import { contentDates } from './git-dates.ts';
-import { frontMatterLine, isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
@@ -84,8 +85,24 @@ type Source = {
   bodyLine: number;
   slugLine: number;
   sourcePath: string;
-  lastUpdated: string | undefined;
 };
+
+type Mistake = { line: number; message: string };
+
+/**
+ * What `npm run dev` keeps from one compile to the next, so that an edit compiles
+ * the edited page again and reuses every other: each file's source as last read
+ * (kept while its size, times and inode are the same), and each compiled page with
+ * what its HTML depended on (its source, every page's path, the labels).
+ */
+export type SiteMemo = {
+  sources: Map<string, { stamp: string; source: Source }>;
+  pages: Map<string, { source: Source; context: string; page: SourcePage; mistakes: Mistake[]; fragments: FragmentLink[] }>;
+};
+
+export function createSiteMemo(): SiteMemo {
+  return { sources: new Map(), pages: new Map() };
+}
 
 /**
  * `messages` name the boxes and anchors the compiled HTML carries (see MarkdownLabels).
@@ -100,8 +117,16 @@ type Source = {
  * `drafts`: 'show' compiles pages marked `draft: true` as any other (`npm run dev`);
  * 'hide' (the build, the server) leaves them out as if their files were not there, so
  * a draft translation is served as the fallback, and a link to a draft from a
- * published page is an error naming both files.
+ * published page is an error naming both files (in both modes: the build would fail).
  */
+export type LoadSiteOptions = {
+  serving?: readonly string[] | undefined;
+  warn?: (message: string) => void;
+  memo?: SiteMemo;
+  dates?: ReadonlyMap<string, string>;
+  drafts?: 'show' | 'hide';
+};
+
 export function loadSite(
   localesDir: string,
   locales: readonly string[],
@@ -110,14 +135,10 @@ export function loadSite(
   {
     serving = locales,
     warn = (message) => console.warn(`warning: ${message}`),
+    memo,
     dates = contentDates(localesDir, warn),
     drafts = 'hide',
-  }: {
-    serving?: readonly string[];
-    warn?: (message: string) => void;
-    dates?: ReadonlyMap<string, string>;
-    drafts?: 'show' | 'hide';
-  } = {},
+  }: LoadSiteOptions = {},
 ): Site {
   const problems: string[] = [];
   // The labels the compiled HTML carries; a label that fails to format is the default locale's (said once).
@@ -136,36 +157,60 @@ export function loadSite(
   const draftFiles = new Map<PageKey, string>();
   const publishedKeys = new Set<PageKey>();
   const hideDrafts = drafts === 'hide';
+  /** Where a file's page goes: published, or a draft shown or left out. */
+  const place = (locale: string, key: PageKey, display: string, draft: boolean, source?: Source) => {
+    if (draft) draftFiles.set(key, display);
+    else publishedKeys.add(key);
+    if (draft && hideDrafts) {
+      if (source) draftSources.push(source);
+      return;
+    }
+    translations.set(key, [...(translations.get(key) ?? []), locale]);
+    if (source) sources.push(source);
+  };
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
+    // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
+    const files = new Map<string, string>();
     for (const file of listMarkdown(pagesDir)) {
       const key = keyOf(relative(pagesDir, file));
       const display = relative(process.cwd(), file) || file;
-      const published = () => translations.set(key, [...(translations.get(key) ?? []), locale]);
+      const first = files.get(key);
+      if (first !== undefined) {
+        if (reading.has(locale)) problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, key)}; keep one`);
+        continue;
+      }
+      files.set(key, display);
       if (!reading.has(locale)) {
         // Known by name only (another thread compiles it): whether it is published, from its front matter's text.
-        const draft = isDraftText(fileHead(file));
-        if (draft) draftFiles.set(key, display);
-        else publishedKeys.add(key);
-        if (!(draft && hideDrafts)) published();
+        place(locale, key, display, isDraftText(fileHead(file)));
+        continue;
+      }
+      const stamp = memo && statStamp(file);
+      const known = stamp ? memo.sources.get(file) : undefined;
+      if (known && known.stamp === stamp) {
+        place(locale, key, display, known.source.front.draft === true, known.source);
         continue;
       }
       try {
         const text = readFileSync(file, 'utf8');
-        const { data, body, bodyLine } = splitFrontMatter(text, display);
-        const slugLine = frontMatterLine(text, 'slug');
-        const sourcePath = relative(localesDir, file).split(sep).join('/');
-        const lastUpdated = dates.get(sourcePath) ?? data.updated;
-        const path = relative(join(localesDir, locale), file).split(sep).join('/');
-        const source = { locale, key, file: display, path, front: data, body, bodyLine, slugLine, sourcePath, lastUpdated };
-        if (data.draft) draftFiles.set(key, display);
-        else publishedKeys.add(key);
-        if (hideDrafts && data.draft) draftSources.push(source);
-        else {
-          sources.push(source);
-          published();
-        }
+        const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display);
+        const slugLine = keyLines.slug ?? 2;
+        const source: Source = {
+          locale,
+          key,
+          file: display,
+          path: relative(join(localesDir, locale), file).split(sep).join('/'),
+          front: data,
+          body,
+          bodyLine,
+          slugLine,
+          sourcePath: relative(localesDir, file).split(sep).join('/'),
+        };
+        place(locale, key, display, data.draft === true, source);
+        if (stamp) memo.sources.set(file, { stamp, source });
       } catch (error) {
+        memo?.sources.delete(file);
         problems.push((error as Error).message);
       }
     }
@@ -199,23 +244,48 @@ export function loadSite(
     const slug = safeDecode(path.replace(/^\/|\/$/g, ''));
     return defaultKeys.get(slug) ?? (translations.has(slug) || draftFiles.has(slug) ? slug : undefined);
   };
-
   // What a relative link may name: a published page, or a draft (to say it is one).
   const linkKeys = draftFiles.size ? new Map<string, unknown>([...translations, ...draftFiles]) : translations;
+
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
   const images = imageFinder(localesDir, defaultLocale);
   const fragments: FragmentLink[] = [];
+  // Everything a page's HTML depends on besides its own source: every page's path (links are localized) and the labels.
+  const context = memo && compileContext(slugs, translations, labels, draftFiles.keys());
+  /** A page's mistakes and fragment links join the site's (a reused page's too: they stop the load until it is fixed). */
+  const settle = (source: Source, mistakes: readonly Mistake[], links: readonly FragmentLink[]) => {
+    for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
+    fragments.push(...links);
+  };
   const compile = (source: Source, servingLocale: string) => {
+    // A fallback compiles the default locale's text again: its own mistakes are reported once, where it is served as itself.
+    const own = servingLocale === source.locale;
+    const record = own ? recordOf(source.locale, source.key) : {};
+    // Per compile, not per source: a commit changes a date and not the file.
+    const lastUpdated = dates.get(source.sourcePath) ?? source.front.updated;
+    const memoKey = `${servingLocale}\0${source.file}`;
+    const kept = memo?.pages.get(memoKey);
+    if (
+      kept &&
+      kept.source === source &&
+      kept.context === context &&
+      kept.page.recorded === record.recorded &&
+      kept.page.lastUpdated === lastUpdated
+    ) {
+      settle(source, kept.mistakes, kept.fragments);
+      pages.get(servingLocale)!.set(source.key, kept.page);
+      return;
+    }
     // Links go to the page's path in the serving locale, so a fallback page keeps the reader
     // in their language; labels are in the content's language, the `lang` its article is marked with.
     const served = slugs.get(servingLocale)!;
-    // A fallback compiles the default locale's text again: its own mistakes are reported once, where it is served as itself.
-    const own = servingLocale === source.locale;
+    const mistakes: Mistake[] = [];
+    const pageFragments: FragmentLink[] = [];
     const report = (line: number, message: string) => {
-      if (own) problems.push(`${source.file}:${line}: ${message}`);
+      if (own) mistakes.push({ line, message });
     };
     const fragmentLink = (line: number, href: string, key: string, fragment: string) =>
-      fragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
+      pageFragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
     const link = (href: string, line: number): string => {
       const cut = href.search(/[?#]/);
       const [path, rest] = cut === -1 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
@@ -232,7 +302,6 @@ export function loadSite(
         return href;
       }
       if (!source.front.draft && !publishedKeys.has(key)) {
-        // The same error where drafts are shown (`npm run dev`) as where they are not: the build would fail.
         report(line, `link to ${href}, a draft (${draftFiles.get(key)}): publish it (remove "draft: true") or remove the link`);
         return href;
       }
@@ -249,16 +318,17 @@ export function loadSite(
       html,
       headings,
       tokens,
-      problems: mistakes,
+      problems: found,
       warnings,
     } = renderMarkdown(source.body, {
       host: { link, image },
       labels: labels.get(source.locale)!,
       lineOffset: source.bodyLine,
     });
-    for (const { line, message } of mistakes) report(line, message);
+    for (const { line, message } of found) report(line, message);
     if (own) for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
-    pages.get(servingLocale)!.set(source.key, {
+    settle(source, mistakes, pageFragments);
+    const page: SourcePage = {
       ...source.front,
       key: source.key,
       localPath: served.get(source.key)!,
@@ -270,9 +340,11 @@ export function loadSite(
       file: source.file,
       sourcePath: source.sourcePath,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
-      ...(servingLocale === source.locale && recordOf(source.locale, source.key)),
-      ...(source.lastUpdated !== undefined && { lastUpdated: source.lastUpdated }),
-    });
+      ...record,
+      ...(lastUpdated !== undefined && { lastUpdated }),
+    };
+    pages.get(servingLocale)!.set(source.key, page);
+    if (context) memo.pages.set(memoKey, { source, context, page, mistakes, fragments: pageFragments });
   };
   const serves = new Set(serving);
   for (const source of sources) if (serves.has(source.locale)) compile(source, source.locale);
@@ -283,8 +355,42 @@ export function loadSite(
   }
 
   problems.push(...fragmentProblems(fragments, pages));
+  if (memo) forgetGone(memo, new Set(sources), pages);
   if (problems.length) throw new ContentError([...new Set(problems)]);
   return { locales, defaultLocale, pages, translations, paths: sitePaths(pages, defaultLocale) };
+}
+
+/** Size, modification and change times and inode: an atomic save (a new file renamed over the old) changes the inode. */
+function statStamp(file: string): string | undefined {
+  try {
+    const { size, mtimeMs, ctimeMs, ino } = statSync(file);
+    return `${size}:${mtimeMs}:${ctimeMs}:${ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function compileContext(
+  slugs: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  translations: ReadonlyMap<string, unknown>,
+  labels: ReadonlyMap<string, MarkdownLabels>,
+  drafts: Iterable<string>,
+): string {
+  const hash = createHash('sha256');
+  // A link to a draft is a mistake: which pages are drafts is part of every page's compile.
+  for (const key of drafts) hash.update(`draft\0${key}\n`);
+  for (const [locale, served] of slugs) for (const [key, path] of served) hash.update(`${locale}\0${key}\0${path}\n`);
+  for (const slug of translations.keys()) hash.update(`${slug}\n`);
+  for (const [locale, label] of labels) hash.update(`${locale}\0${label.table(1)}\0${label.code(1)}\0${label.headingLink('h')}\n`);
+  return hash.digest('base64url');
+}
+
+/** Drops what the memo holds of files that are gone, so it holds no more than one compile of the site. */
+function forgetGone(memo: SiteMemo, sources: ReadonlySet<Source>, pages: ReadonlyMap<string, ReadonlyMap<string, SourcePage>>): void {
+  for (const [file, { source }] of memo.sources) if (!sources.has(source)) memo.sources.delete(file);
+  for (const [key, { source, page }] of memo.pages) {
+    if (!sources.has(source) || pages.get(key.slice(0, key.indexOf('\0')))?.get(source.key) !== page) memo.pages.delete(key);
+  }
 }
 
 /**

@@ -4,13 +4,15 @@ import { contentFingerprint, readSnapshot } from '../content/snapshot.ts';
 import { createDecider, type Decider } from '../pages/decide.ts';
 import { readManifest, type Manifest } from './manifest.ts';
 import { buildPageStore, type PageStore } from '../pages/page-store.ts';
-import { prepareSearch, type SiteSearch } from './site-search.ts';
+import { prepareSearch, type SearchMemo, type SiteSearch } from './site-search.ts';
 import { type MessageAssets, prepareMessageAssets } from './message-assets.ts';
 import { buildRobots, buildSitemap } from './sitemap.ts';
 import { StoredBody } from '../http/stored-body.ts';
 import { buildFeeds, type Feeds } from './feeds.ts';
 import { checkShareImages } from './share-image.ts';
 import { makeShareTags } from './share-tags.ts';
+import type { Site } from '../content/site.ts';
+import type { MessageCatalog } from '../content/messages.ts';
 import type { Logger } from '../http/log.ts';
 import { makeServerIntls } from './server-intl.ts';
 
@@ -29,8 +31,19 @@ export type PreparedSite = {
 
 /** `log`: where a message that fails to format is reported (once per locale and key); stderr without one. */
 export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): Promise<PreparedSite> {
-  const manifest = readManifest(config.distDir);
-  const { site, messages, built } = await loadContent(config);
+  return prepareContent(config, readManifest(config.distDir), await loadContent(config), { log });
+}
+
+/** The compiled content ready to serve (`npm run dev` compiles it itself, and again after each edit). */
+export type LoadedContent = { site: Site; messages: MessageCatalog; built: boolean };
+
+/** `searchMemo`: `npm run dev` keeps each locale's search index while its pages stay the same (see site-search.ts). */
+export function prepareContent(
+  config: Config,
+  manifest: Manifest,
+  { site, messages, built }: LoadedContent,
+  { log, searchMemo }: { log?: Pick<Logger, 'warn'> | undefined; searchMemo?: SearchMemo } = {},
+): PreparedSite {
   checkShareImages(site, manifest.images);
   const intls = makeServerIntls(messages, config.defaultLocale, log);
   const siteName = (locale: string) => intls.get(locale)!.formatMessage({ id: 'site.name' });
@@ -49,7 +62,14 @@ export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): P
     share,
     editUrl: config.editUrl,
   });
-  const search = prepareSearch({ site, manifest, distDir: config.distDir, built, maxDownloadBytes: config.searchIndexMaxKb * 1024 });
+  const search = prepareSearch({
+    site,
+    manifest,
+    distDir: config.distDir,
+    built,
+    maxDownloadBytes: config.searchIndexMaxKb * 1024,
+    memo: searchMemo,
+  });
   return {
     manifest,
     store,
@@ -66,14 +86,14 @@ export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): P
  * The content as built, when the folder is unchanged since the build; otherwise
  * compiled now (the Markdown and messages modules are loaded only then).
  */
-async function loadContent({ localesDir, locales, defaultLocale, distDir, drafts }: Config) {
+async function loadContent({ localesDir, locales, defaultLocale, distDir, drafts }: Config): Promise<LoadedContent> {
   // The build leaves drafts out: a server that shows them compiles the content itself.
   const snapshot = drafts === 'hide' ? readSnapshot(distDir, contentFingerprint(localesDir, locales, defaultLocale)) : null;
   // `built`: the content is what the build compiled (and indexed for search).
   if (snapshot) return { ...snapshot, built: true };
-  const [{ loadSite }, { loadMessages }] = await Promise.all([import('../content/site.ts'), import('../content/messages.ts')]);
-  const messages = loadMessages(localesDir, locales, defaultLocale);
-  return { site: loadSite(localesDir, locales, defaultLocale, messages, { drafts }), messages, built: false };
+  // The same check as the build's (content/load-content.ts): start-up refuses what the build refuses.
+  const { loadContent: check } = await import('../content/load-content.ts');
+  return { ...check(localesDir, locales, defaultLocale, { drafts }), built: false };
 }
 
 function once<T>(make: () => T): () => T {

@@ -16,7 +16,8 @@ import { StoredBody } from '../http/stored-body.ts';
 import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import type { Site } from '../content/site.ts';
 import type { Manifest } from './manifest.ts';
-import { compactIndexPath, makeIndexFiles } from './search-indexes.ts';
+import { hashedAssetUrl } from './hashed-asset.ts';
+import { compactIndexPath, type IndexFile, makeIndexFiles } from './search-indexes.ts';
 
 /** Search answers kept, by locale and terms (the visitors choose the keys: bounded in bytes; memory-bounds.ts). */
 const RESULTS_CACHE_BYTES = MEMORY_BOUNDS.searchAnswersBytes;
@@ -40,9 +41,19 @@ type Options = {
   built: boolean;
   /** Largest index (gzip bytes) the browser downloads. */
   maxDownloadBytes: number;
+  /**
+   * Kept by `npm run dev` from one load of the content to the next: a locale whose
+   * pages are the same objects keeps its index, and one whose pages changed has its
+   * index made again when it is first asked for, not at each save. Until the dev
+   * server restarts, such a locale keeps its choice between the browser's index and
+   * the server's search.
+   */
+  memo?: SearchMemo;
 };
 
-export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes }: Options): SiteSearch {
+export type SearchMemo = Map<string, { pages: readonly unknown[]; file: IndexSource }>;
+
+export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes, memo }: Options): SiteSearch {
   // From a build: the index files it wrote, read when they are first needed. A large
   // site's indexes are megabytes each, so start-up only looks at their sizes, and a
   // locale nobody searches never costs memory.
@@ -60,21 +71,19 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
           compact: () => readFile(compactIndexPath(distDir, url)),
         };
       })
-    : makeIndexFiles(site).map(({ locale, url, json }) => {
-        // Made now (the content changed since the build): start-up pays for the compact form too.
-        const compact = compactIndex(parseIndexFile(json));
-        return { locale, url, gzipBytes: gzipSync(json, { level: 9 }).length, json: () => json, compact: async () => compact };
-      });
+    : memo
+      ? site.locales.map((locale) => remembered(site, locale, memo))
+      : makeIndexFiles(site).map(madeNow);
 
   const loaded = new Map<string, Promise<SearchIndex>>();
   let indexBytes = 0;
-  const assets = new Map<string, StoredBody>();
+  const assets = new Map<string, StoredBody | (() => StoredBody)>();
   const indexes: SearchIndexes = {};
   for (const { locale, url, gzipBytes, json } of files) {
     const small = gzipBytes <= maxDownloadBytes;
     indexes[locale] = small ? url : null;
     // Served from memory at its hashed URL (also when the content changed since the build).
-    if (small) assets.set(url, new StoredBody(Buffer.from(json())));
+    if (small) assets.set(url, memo ? lazyBody(json) : new StoredBody(Buffer.from(json())));
   }
   const source = new Map(files.map((file) => [file.locale, file]));
   const indexOf = (locale: string): Promise<SearchIndex> => {
@@ -98,12 +107,16 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
   );
   return {
     indexes,
-    asset: (path) => assets.get(path),
+    asset: (path) => {
+      const body = assets.get(path);
+      return typeof body === 'function' ? body() : body;
+    },
     async search(locale, query) {
       // The terms the engine would walk name the answer: `Caché` and `cache` are one search.
       const terms = queryTerms(query, locale);
       if (terms.length === 0) return { total: 0, hits: [] };
-      const key = `${locale}\n${terms.join(' ')}`;
+      const key = `${locale}
+${terms.join(' ')}`;
       const kept = answers.get(key);
       if (kept) return kept;
       const results = searchTerms(await indexOf(locale), terms, PAGE_RESULTS);
@@ -115,6 +128,40 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
 }
 
 type IndexSource = { locale: string; url: string; gzipBytes: number; json: () => string; compact: () => Promise<Uint8Array> };
+
+/** An index made now (the content changed since the build): its compact form is made on the locale's first search. */
+function madeNow({ locale, url, json }: IndexFile): IndexSource {
+  return { locale, url, gzipBytes: gzipSync(json, { level: 9 }).length, json: () => json, compact: compactOf(() => json) };
+}
+
+function compactOf(json: () => string): () => Promise<Uint8Array> {
+  let block: Uint8Array | undefined;
+  return async () => (block ??= compactIndex(parseIndexFile(json())));
+}
+
+/** A locale's index as `memo` holds it: the same when its pages are, else made on first use (see Options.memo). */
+function remembered(site: Site, locale: string, memo: SearchMemo): IndexSource {
+  const pages = [...site.pages.get(locale)!.values()];
+  const kept = memo.get(locale);
+  if (kept && kept.pages.length === pages.length && kept.pages.every((page, i) => page === pages[i])) return kept.file;
+  let file: IndexSource;
+  if (!kept) file = madeNow(makeIndexFiles(site, [locale])[0]!);
+  else {
+    let json: string | undefined;
+    const made = () => (json ??= makeIndexFiles(site, [locale])[0]!.json);
+    // A name of its own for this version of the content (the real hash needs the index made).
+    const url = hashedAssetUrl(`search-${locale}`, `${kept.file.url} ${performance.now()}`);
+    file = { locale, url, gzipBytes: kept.file.gzipBytes, json: made, compact: compactOf(made) };
+  }
+  memo.set(locale, { pages, file });
+  return file;
+}
+
+function lazyBody(json: () => string): () => StoredBody {
+  let body: StoredBody | undefined;
+  return () => (body ??= new StoredBody(Buffer.from(json())));
+}
+
 /** The size of the gzip sibling the build wrote (gzip -9), or of the file gzipped now when there is none. */
 function gzipSize(file: string): number {
   try {

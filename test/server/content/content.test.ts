@@ -66,7 +66,7 @@ test('bad front matter fails with the file and a reason', () => {
     const dir = makeLocales({ en: { 'pages/about.md': text } });
     assert.throws(
       () => compile(dir, ['en']),
-      (error: Error) => /about\.md:\d+: /.test(error.message) && reason.test(error.message),
+      (error: Error) => /about\.md:\d+(:\d+)?: /.test(error.message) && reason.test(error.message),
     );
   }
 });

@@ -12,7 +12,6 @@ import { ROOT } from '../../helpers/server.ts';
 import { gitDates } from '../../../src/server/content/git-dates.ts';
 import { sourceFingerprint } from '../../../src/server/content/translation-record.ts';
 import { compileSite } from '../../../scripts/build-content.ts';
-import { loadMessages } from '../../../src/server/content/messages.ts';
 import { contentFingerprint } from '../../../src/server/content/snapshot.ts';
 
 // "Last updated" from a real git repository made here, one commit per change, each with
@@ -150,7 +149,7 @@ describe('last updated as served', () => {
 test('the build records the dates, so a copy of the site without .git shows the same ones', async () => {
   const dir = makeRepo();
   const locales = ['en', 'de'];
-  const compiled = await compileSite(dir, locales, 'en', loadMessages(dir, locales, 'en'));
+  const compiled = await compileSite(dir, locales, 'en');
   rmSync(join(dir, '.git'), { recursive: true });
   const app = await serveApp({ LOCALES_DIR: dir, DEFAULT_LOCALE: 'en' }, {}, (dist) =>
     compiled.writeSnapshot(dist, contentFingerprint(dir, locales, 'en')),

@@ -9,7 +9,7 @@ import { Lifecycle } from '../../../src/server/http/lifecycle.ts';
 import { prepareSite } from '../../../src/server/site/prepare-site.ts';
 import type { PageData } from '../../../src/routes/types.ts';
 import { get } from '../../helpers/http.ts';
-import { makeLocales, makePage } from '../../helpers/content.ts';
+import { MESSAGES, makeLocales, makePage } from '../../helpers/content.ts';
 
 /** The real app on a loopback port, with a decider that returns a page whose render throws. */
 async function serveBrokenPage(logLines: string[]): Promise<{ server: Server; url: string }> {
@@ -18,6 +18,7 @@ async function serveBrokenPage(logLines: string[]): Promise<{ server: Server; ur
     de: {
       'pages/index.md': makePage(),
       'messages.json': {
+        ...MESSAGES,
         'site.name': 'Seite',
         'notFound.title': 'Fehlt',
         'error.title': 'Etwas ist schiefgelaufen',

@@ -1,0 +1,87 @@
+/**
+ * The server `npm run dev` runs behind its proxy (scripts/dev.ts), built with the dev
+ * bundle into .dev/server/dev-server.js. It serves the site as the production server
+ * does (the same app), but keeps its compiled content: told that something under
+ * locales/ changed, it compiles again what changed (site.ts's memo reuses every page
+ * whose file, paths and labels are the same), makes the site from it and swaps it in.
+ * The process, its loaded modules and open connections stay; only a change of code,
+ * of the locales themselves or of an image (which the build copies) restarts it.
+ *
+ * Talks to dev.ts over IPC: it is told `{ type: 'content' }`, and answers each load
+ * (the first included) with `ready`, `problem` (the content's mistakes, with file and
+ * line; the last good site stays loaded) or `restart` (the set of locales changed).
+ */
+import { createServer, type RequestListener } from 'node:http';
+import { type Config, loadConfig } from '../src/server/config.ts';
+import { createSite } from '../src/server/http/app.ts';
+import { Lifecycle } from '../src/server/http/lifecycle.ts';
+import { createLogger } from '../src/server/http/log.ts';
+import { loadMessages } from '../src/server/content/messages.ts';
+import { createSiteMemo, loadSite, type SiteMemo } from '../src/server/content/site.ts';
+import { readManifest } from '../src/server/site/manifest.ts';
+import type { SearchMemo } from '../src/server/site/site-search.ts';
+import { type LoadedContent, prepareContent } from '../src/server/site/prepare-site.ts';
+
+export type ToDevServer = { type: 'content' };
+export type FromDevServer =
+  | { type: 'listening'; port: number }
+  | { type: 'ready'; ms: number }
+  | { type: 'problem'; message: string }
+  | { type: 'restart'; reason: string };
+
+/**
+ * The one door through which the dev server reads the author's files: what it
+ * refuses here is shown in the overlay.
+ */
+function loadContent(config: Config, memo: SiteMemo): LoadedContent {
+  const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
+  const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, { memo, drafts: config.drafts });
+  return { site, messages, built: false };
+}
+
+function tell(message: FromDevServer): void {
+  process.send?.(message);
+}
+
+const config = loadConfig();
+const log = createLogger(undefined, config.logLevel);
+const manifest = readManifest(config.distDir);
+const lifecycle = new Lifecycle();
+const memo = createSiteMemo();
+const searchMemo: SearchMemo = new Map();
+
+const NOT_YET: RequestListener = (_req, res) => {
+  res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('The content does not load yet.\n');
+};
+let handle: RequestListener = NOT_YET;
+
+/** Compiles the content as it is now and, when it loads, serves it from the next request on. */
+function reload(): void {
+  const started = performance.now();
+  try {
+    const now = loadConfig();
+    if (now.locales.join() !== config.locales.join()) {
+      tell({ type: 'restart', reason: `the locales are now ${now.locales.join(', ')}` });
+      return;
+    }
+    const site = prepareContent(config, manifest, loadContent(config, memo), { log, searchMemo });
+    // A new app: its render caches start empty, so nothing compiled before the edit is served.
+    handle = createSite({ config, site, log, lifecycle, relay: null }).handle;
+  } catch (error) {
+    tell({ type: 'problem', message: (error as Error).message });
+    return;
+  }
+  tell({ type: 'ready', ms: Math.round(performance.now() - started) });
+}
+
+process.on('message', (message: ToDevServer) => {
+  if (message.type === 'content') reload();
+});
+// The proxy's IPC channel closes when it stops: so does this server.
+process.on('disconnect', () => process.exit(0));
+
+const server = createServer((req, res) => handle(req, res));
+server.listen(0, '127.0.0.1', () => {
+  tell({ type: 'listening', port: (server.address() as { port: number }).port });
+  reload();
+});

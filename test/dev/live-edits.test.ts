@@ -1,0 +1,100 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.ts';
+import { get } from '../helpers/http.ts';
+import { type DevProject, startDevProject } from './dev-project.ts';
+
+/**
+ * `npm run dev` never misses an edit: files saved the way editors and `sed -i` save
+ * them (a new file renamed over the old), new folders and deleted pages, each seen
+ * in the open tab or over HTTP, with a bounded wait and no timing asserted.
+ */
+let dev: DevProject;
+let browser: Browser;
+
+before(async () => {
+  [dev, browser] = await Promise.all([startDevProject(), launchBrowser()]);
+});
+
+after(async () => {
+  await browser?.close();
+  dev?.stop();
+});
+
+/** Opens `path` in a fresh tab, hydrated. */
+async function open(path: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(dev.url + path);
+  await page.waitForSelector('html[data-hydrated]');
+  return page;
+}
+
+const WAIT = { timeout: 20_000 };
+
+test('the banner names the translation status page', () => {
+  assert.ok(
+    dev.lines.some((line) => /http:\/\/localhost:\d+\/_translations/.test(line)),
+    dev.lines.join('\n'),
+  );
+});
+
+test('a Markdown page saved atomically three times in a row shows each version in the open tab', async () => {
+  const page = await open('/en/about');
+  const original = dev.read('locales/en/pages/about.md');
+  for (const version of [1, 2, 3]) {
+    const printed = dev.lines.length;
+    dev.saveAtomically('locales/en/pages/about.md', original.replace(/^title: .*$/m, `title: "About, version ${version}"`));
+    await page.waitForFunction((text) => document.querySelector('h1')?.textContent === text, `About, version ${version}`, WAIT);
+    // Reloaded in the running server, not by starting another.
+    assert.ok(dev.lines.slice(printed).some((line) => /reloaded in/.test(line)));
+    assert.ok(!dev.lines.slice(printed).some((line) => /restarted in|rebuilt in/.test(line)));
+  }
+  await page.context().close();
+});
+
+test('messages.json saved atomically three times in a row shows each version in the open tab', async () => {
+  const page = await open('/de');
+  const original = dev.read('locales/de/messages.json');
+  for (const version of [1, 2, 3]) {
+    const text = `Neuigkeiten ${version}`;
+    dev.saveAtomically('locales/de/messages.json', original.replace(/"nav.blog": "[^"]*"/, `"nav.blog": "${text}"`));
+    await page.waitForFunction((text) => [...document.querySelectorAll('a')].some((a) => a.textContent === text), text, WAIT);
+  }
+  await page.context().close();
+});
+
+test('a page added in a new folder is served, and saved again atomically, served again', async () => {
+  mkdirSync(join(dev.project, 'locales/en/pages/new-folder/deeper'), { recursive: true });
+  const file = 'locales/en/pages/new-folder/deeper/fresh.md';
+  dev.saveAtomically(file, '---\ntitle: "A fresh page"\ndescription: "Added while the dev server runs."\n---\n\nHello.\n');
+  await dev.eventually('/en/new-folder/deeper/fresh', (body, status) => status === 200 && body.includes('A fresh page</h1>'));
+  const page = await open('/en/new-folder/deeper/fresh');
+  dev.saveAtomically(file, '---\ntitle: "A fresher page"\ndescription: "Added while the dev server runs."\n---\n\nHello.\n');
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'A fresher page', null, WAIT);
+  await page.context().close();
+});
+
+test('a deleted page becomes a 404', async () => {
+  const file = 'locales/en/pages/short-lived.md';
+  dev.saveAtomically(file, '---\ntitle: "Short-lived"\ndescription: "Deleted soon."\n---\n\nBye.\n');
+  await dev.eventually('/en/short-lived', (body, status) => status === 200 && body.includes('Short-lived</h1>'));
+  rmSync(join(dev.project, file));
+  await dev.eventually('/en/short-lived', (_body, status) => status === 404);
+});
+
+test('canonical, hreflang and og:url name the address the author opened, not the inner server', async () => {
+  const port = new URL(dev.url).port;
+  for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
+    const { body } = await get(dev.url, '/de/ueber-uns', { Host: host });
+    assert.match(body, new RegExp(`<link rel="canonical" href="http://${host}/de/ueber-uns">`));
+    assert.match(body, new RegExp(`<link rel="alternate" hreflang="en" href="http://${host}/en/about">`));
+    assert.match(body, new RegExp(`<meta property="og:url" content="http://${host}/de/ueber-uns">`));
+    const addresses = [...body.matchAll(/https?:\/\/[^/"'\s<>]+/g)]
+      .map(([address]) => address)
+      .filter((a) => /localhost|127\.0\.0\.1|invalid/.test(a));
+    assert.deepEqual([...new Set(addresses)], [`http://${host}`]);
+  }
+});
