@@ -48,7 +48,7 @@ function makeRepo(): string {
   });
   git(dir, ['init', '-q', '-b', 'main']);
   commit(dir, 'docs', '2026-04-01T09:00:00+00:00');
-  mkdirSync(join(dir, 'de', 'pages'));
+  mkdirSync(join(dir, 'de', 'pages'), { recursive: true });
   cpSync(join(dir, 'en', 'pages', 'index.md'), join(dir, 'de', 'pages', 'index.md'));
   writeFileSync(join(dir, 'de', 'pages', 'about.md'), makePage({ title: 'Über uns', description: 'Wer wir sind.' }, 'Erster Text.\n'));
   const fingerprint = sourceFingerprint({ ...ABOUT_V1, body: ABOUT_BODY_V1 });
