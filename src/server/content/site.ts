@@ -3,6 +3,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
 import { contentDates } from './git-dates.ts';
+import { markdownTwin } from './markdown-twin.ts';
 import { isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
@@ -41,6 +42,12 @@ export type SourcePage = FrontMatter & {
    * that is rendered (half of each page's entry, parsed at start for nothing).
    */
   headings: () => Heading[];
+  /**
+   * The page as Markdown (its `.md` twin, llms-full.txt): its source with front matter
+   * reduced to title and description, links and images as the page renders them (paths
+   * in the serving locale). A function, as `html` is.
+   */
+  markdown: () => string;
   /**
    * The text cut at its headings, for the search index the build makes. The built
    * snapshot leaves it out (the index files hold it), so a server started from a
@@ -286,7 +293,14 @@ export function loadSite(
     };
     const fragmentLink = (line: number, href: string, key: string, fragment: string) =>
       pageFragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
+    // Each link and image as written and as the page renders it: the Markdown twin is rewritten with them.
+    const rewritten = new Map<string, string>();
     const link = (href: string, line: number): string => {
+      const rendered = resolveLink(href, line);
+      rewritten.set(href, rendered);
+      return rendered;
+    };
+    const resolveLink = (href: string, line: number): string => {
       const cut = href.search(/[?#]/);
       const [path, rest] = cut === -1 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
       const fragment = rest.includes('#') ? rest.slice(rest.indexOf('#') + 1) : '';
@@ -312,6 +326,7 @@ export function loadSite(
     const image = (src: string, line: number) => {
       const found = images(source, src);
       if ('problem' in found) report(line, `image ${src}: ${found.problem}`);
+      if ('image' in found) rewritten.set(src, found.image.src);
       return 'image' in found ? found.image : undefined;
     };
     const {
@@ -335,6 +350,7 @@ export function loadSite(
       contentLocale: source.locale,
       html: utf8Text(html),
       headings: () => headings,
+      markdown: utf8Text(markdownTwin(source.front, source.body, rewritten)),
       sections: sectionsOf(tokens),
       textLength: textLength(source.body),
       file: source.file,

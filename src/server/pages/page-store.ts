@@ -14,6 +14,7 @@ import type { MessageCatalog } from '../content/messages.ts';
 import { screenMaker } from './screen-data.ts';
 import { translationStatus } from '../content/translation-record.ts';
 import { makeShareTags, type ShareTagMaker } from '../site/share-tags.ts';
+import { twinPath } from '../site/llms.ts';
 
 /**
  * Every page of every locale as ready-to-render PageData. Start-up indexes the
@@ -227,7 +228,10 @@ function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: strin
     canonical: publicUrl + paths.pathOf(page.contentLocale, page.key),
     alternates,
   };
-  return { ...head, ...share.page(page, intl, head, site.pages.get(intl.locale)!) };
+  const shared = share.page(page, intl, head, site.pages.get(intl.locale)!);
+  // The page as Markdown, for tools and language models (site/llms.ts).
+  const twin = { rel: 'alternate', type: 'text/markdown', href: twinPath(paths.pathOf(intl.locale, page.key), intl.locale) };
+  return { ...head, ...shared, links: [...shared.links, twin] };
 }
 
 function localeLinks(site: Site, key: PageKey, autonyms: Map<string, string>): LocaleLink[] {

@@ -15,6 +15,7 @@ import type { Site } from '../content/site.ts';
 import type { MessageCatalog } from '../content/messages.ts';
 import type { Logger } from '../http/log.ts';
 import { makeServerIntls } from './server-intl.ts';
+import { buildLlmsFiles, type LlmsFiles } from './llms.ts';
 
 /** Everything start-up prepares so that requests only look things up. */
 export type PreparedSite = {
@@ -27,6 +28,8 @@ export type PreparedSite = {
   sitemap: () => StoredBody;
   robots: StoredBody;
   feeds: Feeds;
+  /** llms.txt, llms-full.txt and each page's Markdown twin, per locale. */
+  llms: LlmsFiles;
 };
 
 /** `log`: where a message that fails to format is reported (once per locale and key); stderr without one. */
@@ -79,6 +82,7 @@ export function prepareContent(
     sitemap: once(() => new StoredBody(Buffer.from(buildSitemap(store, site.paths, config.publicUrl)))),
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
     feeds,
+    llms: buildLlmsFiles({ site, intls, publicUrl: config.publicUrl }),
   };
 }
 
