@@ -158,6 +158,21 @@ describe('nginx serving the export, against the server', () => {
     });
   }
 
+  test('llms.txt, llms-full.txt and the twins: written by the export, the same bytes as the server sends', async () => {
+    for (const path of [
+      '/llms.txt',
+      '/ar/llms.txt',
+      '/de/llms-full.txt',
+      '/de/ueber-uns.md',
+      '/ja/%E6%A6%82%E8%A6%81.md',
+      '/en/index.md',
+    ]) {
+      const { served, hosted } = await compare(path);
+      assert.equal(hosted.status, 200, path);
+      assert.ok(hosted.body.equals(served.body), `${path}: body`);
+    }
+  });
+
   test('raw UTF-8 in the path: one 308 to the canonical path (the server refuses such a request line with 400; browsers escape it)', async () => {
     assert.equal((await get(server.url, '/ja/概要')).status, 400);
     await compare('/ja/概要', {}, '/ja/%e6%a6%82%e8%a6%81');

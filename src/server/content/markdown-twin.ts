@@ -4,14 +4,16 @@ import type { FrontMatter } from './front-matter.ts';
 /** `](href` of an inline link or image, `<href>` form included. */
 const INLINE_TARGET = /(\]\(\s*)(<[^>\n]*>|[^\s)]+)/g;
 /** `[label]: href` of a link reference definition. */
-const REFERENCE_TARGET = /^( {0,3}\[[^\]\n]+\]:[ \t]*)(<[^>\n]*>|\S+)/gm;
+const REFERENCE_TARGET = /^( {0,3}\[[^\]\n]+\]:[ \t]*)(<[^>\n]*>|\S+)/;
+/** A code fence's opening or closing line: its marker. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * A page's Markdown for tools and language models: its source, with front matter reduced
  * to title and description, and each link and image target replaced by what the page
  * renders it as (`rewritten`: as written -> as rendered; a link to another page goes to
  * that page in the serving locale, an image to its asset). What is not in `rewritten`
- * (an external link, text in a code block that only looks like one) stays as written.
+ * (an external link) stays as written, and so does everything in a fenced code block.
  */
 export function markdownTwin(
   front: Pick<FrontMatter, 'title' | 'description'>,
@@ -24,9 +26,22 @@ export function markdownTwin(
     if (rendered === undefined) return prefix + written;
     return prefix + (/[\s<>()]/.test(rendered) ? `<${rendered}>` : rendered);
   };
-  const text = body.replace(INLINE_TARGET, (_, prefix: string, written: string) => target(prefix, written));
-  const withReferences = text.replace(REFERENCE_TARGET, (_, prefix: string, written: string) => target(prefix, written));
-  return `---\n${stringify({ title: front.title, description: front.description })}---\n\n${withReferences.replace(/^\n+/, '')}`;
+  let fence = '';
+  const lines = body.split('\n').map((line) => {
+    const marker = FENCE.exec(line)?.[1];
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = '';
+      return line;
+    }
+    if (marker) {
+      fence = marker;
+      return line;
+    }
+    return line
+      .replace(INLINE_TARGET, (_, prefix: string, written: string) => target(prefix, written))
+      .replace(REFERENCE_TARGET, (_, prefix: string, written: string) => target(prefix, written));
+  });
+  return `---\n${stringify({ title: front.title, description: front.description })}---\n\n${lines.join('\n').replace(/^\n+/, '')}`;
 }
 
 function safeDecode(value: string): string {
