@@ -27,9 +27,10 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
   return [
     `<!DOCTYPE html><html lang="${attr(locale)}" dir="${dir}"><head>`,
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(head.title)}</title>`,
-    // Before the stylesheet: the page is painted in the reader's theme from the start.
+    // Before the stylesheet, so the page is painted in the reader's theme from the start; and
+    // before the title, outside the run of per-page elements a client navigation rewrites.
     `<script>${THEME_SCRIPT}</script>`,
+    `<title>${escapeHtml(head.title)}</title>`,
     // From here to the icon: the elements that depend on the page, and only those
     // (src/client/head.ts replaces exactly this run after a client navigation).
     `<meta name="description" content="${attr(head.description)}">`,
