@@ -11,6 +11,8 @@
  *   typing to results in Chromium;
  * - export (scripts/bench/export-pass.ts): `npm run export` of the default site and
  *   of a generated 10,000-page site: time, files, bytes and peak memory;
+ * - lighthouse (scripts/bench/lighthouse-pass.ts): Lighthouse's scores, LCP, TBT and CLS
+ *   of every screen type in en, ja and ar (median of 3; installs Lighthouse on first use);
  * - large site (`--pages N`, instead of the three above): a generated site of N
  *   pages (N/5 per locale) built into a temporary folder: build time, cold start,
  *   idle RSS, RSS after every page was requested once (HTML and data), cached and
@@ -18,8 +20,8 @@
  *   weight of the same page in both.
  * - dev (scripts/bench/dev-pass.ts): `npm run dev`, from an atomic save to the new
  *   text in Chromium, on the default site and on a generated 10,000-page site;
- * `--only pages`, `--only monitoring`, `--only search`, `--only export` or `--only dev` runs one pass. Ends by itself in about
- * three minutes and stops what it started. Not part of `npm test`: a benchmark,
+ * `--only pages`, `--only monitoring`, `--only search`, `--only export`, `--only dev` or `--only lighthouse`
+ * runs one pass. Ends by itself (the Lighthouse pass alone takes some minutes) and stops what it started. Not part of `npm test`: a benchmark,
  * not a timed test. Peers (Next.js, bare React...): `npm run bench:peers`.
  *
  * The server is pinned to CPU 0 and this process (the load generator) to CPU 1
@@ -71,7 +73,7 @@ type Row = {
   peakRssMb: number;
 };
 
-const PASSES = ['pages', 'monitoring', 'search', 'export', 'dev'] as const;
+const PASSES = ['pages', 'monitoring', 'search', 'export', 'dev', 'lighthouse'] as const;
 type Pass = (typeof PASSES)[number];
 /** The page the monitoring pass loads, and every cold start waits for. */
 // The German install guide, at its localized path (`/de/docs/guides/install` is a 308 to it).
@@ -99,6 +101,7 @@ async function main() {
   if (passes.includes('search')) await (await import('./bench-search.ts')).searchPass();
   if (passes.includes('export')) await (await import('./bench/export-pass.ts')).exportPass();
   if (passes.includes('dev')) await (await import('./bench/dev-pass.ts')).devPass();
+  if (passes.includes('lighthouse')) await (await import('./bench/lighthouse-pass.ts')).lighthousePass();
   if (largePages) await largeSitePass(largePages);
 }
 

@@ -29,17 +29,27 @@ const SHARE_TYPES = new Set(['.png', '.jpg', '.jpeg', '.webp']);
  * Copies every locale's images into `assetsDir` under content-hashed names and returns
  * the manifest's `images` (share images), keyed by the path under the locales folder
  * (`de/share.png`, `en/images/launch.png`). A file it cannot read fails the build,
- * naming the file.
+ * naming the file. A locale without its own `share.png` shares the default locale's:
+ * `warn` hears it, once per locale.
  */
 export async function buildImages(
   localesDir: string,
   locales: readonly string[],
   assetsDir: string,
-  { cacheDir = VARIANT_CACHE_DIR } = {},
+  {
+    cacheDir = VARIANT_CACHE_DIR,
+    defaultLocale = locales[0],
+    warn = () => {},
+  }: { cacheDir?: string; defaultLocale?: string | undefined; warn?: (message: string) => void } = {},
 ): Promise<Record<string, ImageEntry>> {
   const images: Record<string, ImageEntry> = {};
   const versions: Promise<void>[] = [];
+  const defaultImage = defaultLocale !== undefined && existsSync(join(localesDir, defaultLocale, 'share.png'));
   for (const locale of locales) {
+    // The server shares the default locale's image for a locale without its own (share-image.ts).
+    if (defaultImage && locale !== defaultLocale && !existsSync(join(localesDir, locale, 'share.png'))) {
+      warn(`locales/${locale}/share.png is missing: its pages share ${defaultLocale}'s image (npm run share-images makes one per locale)`);
+    }
     for (const source of listImages(localesDir, locale)) {
       const bytes = readFileSync(join(localesDir, source));
       const size = readImageSize(bytes, `locales/${source}`);

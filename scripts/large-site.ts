@@ -88,3 +88,90 @@ function readBody(file: string): string {
   const text = readFileSync(file, 'utf8');
   return text.slice(text.indexOf('\n---', 3) + 4).trimStart();
 }
+
+/** The flat shape's sections (`docs/<name>/`) and how many pages each has in the default locale, at full size. */
+const FLAT_SECTIONS = [
+  { name: 'commands', title: 'Commands', pages: 5000 },
+  { name: 'linux', title: 'Linux commands', pages: 2000 },
+];
+/** Share of the default locale's generated pages each other locale translates (real trees are 6-27 % translated). */
+const FLAT_TRANSLATED: readonly number[] = [0.27, 0.18, 0.1, 0.06];
+
+/**
+ * Writes a locales folder shaped like real docs trees (`npm run bench -- --shape flat`): the
+ * default site, plus in `defaultLocale` one flat section of `5,000 × scale` cheat-sheet pages
+ * and one of `2,000 × scale`, each page a few commands in code lines with bracketed
+ * mnemonics (`E[x]tract`); each other locale translates a different small share of them
+ * (27, 18, 10, 6 %, in the order of the folder's locales), so most of their pages are the
+ * default locale's, served as fallbacks. Returns its path.
+ */
+export function generateFlatSite(sourceLocalesDir: string, defaultLocale: string, scale = 1): string {
+  const root = mkdtempSync(join(tmpdir(), 'polysite-flat-'));
+  cpSync(sourceLocalesDir, root, { recursive: true });
+  const others = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== defaultLocale)
+    .map((entry) => entry.name)
+    .sort();
+  let made = 0;
+  for (const [s, section] of FLAT_SECTIONS.entries()) {
+    const count = Math.max(1, Math.round(section.pages * scale));
+    const indexBody = `Every ${section.title.toLowerCase()} page, one command each.\n`;
+    writePage(
+      join(root, defaultLocale, 'pages/docs', section.name, 'index.md'),
+      { title: section.title, description: indexBody.trim(), order: 50 + s },
+      indexBody,
+    );
+    for (const locale of others) {
+      writePage(
+        join(root, locale, 'pages/docs', section.name, 'index.md'),
+        { title: `${section.title} (${locale})`, description: indexBody.trim(), order: 50 + s },
+        indexBody,
+      );
+    }
+    for (let p = 0; p < count; p++, made++) {
+      const name = commandName(made);
+      const file = join('pages/docs', section.name, `${name}.md`);
+      const front = { title: name, description: `\`${name}\`: a generated command, with examples.` };
+      writePage(join(root, defaultLocale, file), front, cheatSheet(name, section.name));
+      for (const [l, locale] of others.entries()) {
+        // Each locale translates its own spread of pages: every (1 / share)th, offset by the locale.
+        const share = FLAT_TRANSLATED[l % FLAT_TRANSLATED.length]!;
+        if (Math.floor((made + l) * share) !== Math.floor((made + l - 1) * share)) {
+          writePage(
+            join(root, locale, file),
+            { ...front, description: `\`${name}\` (${locale}).` },
+            cheatSheet(name, section.name, locale),
+          );
+        }
+      }
+    }
+  }
+  return root;
+}
+
+const SYLLABLES = ['ta', 'r', 'ls', 'gre', 'p', 'sed', 'aw', 'k', 'cu', 'rl', 'zi', 'mv', 'ch', 'ow', 'n', 'df', 'du', 'ps', 'top', 'xa'];
+
+/** A distinct command-like name for each number (`tar`, `grep`-like strings). */
+function commandName(n: number): string {
+  let name = '';
+  let rest = n;
+  do {
+    name += SYLLABLES[rest % SYLLABLES.length];
+    rest = Math.floor(rest / SYLLABLES.length);
+  } while (rest > 0);
+  return `${name}${n % 7 === 0 ? '-cli' : ''}`;
+}
+
+/** A cheat sheet as the public corpora write them: a line, then commands under bracketed mnemonics. */
+function cheatSheet(name: string, section: string, locale?: string): string {
+  const lines = [
+    `> ${name} handles archives and files${locale ? ` (${locale})` : ''}.`,
+    `> More information: <https://example.com/${section}/${name}>.`,
+    '',
+  ];
+  const verbs = ['E[x]tract', '[c]reate', '[l]ist', '[v]erbose', '[f]ile'];
+  for (const [i, verb] of verbs.entries()) {
+    lines.push(`- ${verb} an archive with ${name}:`, '', '```sh', `${name} -${verb.match(/\[(.)\]/)![1]} path/to/file${i}.tar`, '```', '');
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -84,16 +84,39 @@ const LABELS: Record<TranslationStatus, string> = {
   unknown: 'unknown',
 };
 
-/** The report as text for a terminal: a summary line per locale, then what needs work. */
-export function formatReport(report: TranslationReport): string {
+/** Pages needing work a locale's summary lists; `--verbose` (or `--locale`, `--status`) lists them all. */
+export const SUMMARY_PAGES = 20;
+
+/** What the text report shows: every page needing work (`full`), of these locales and statuses only. */
+export type ReportView = { full?: boolean; locales?: readonly string[]; statuses?: readonly TranslationStatus[] };
+
+/**
+ * The report as text for a terminal: a summary line per locale, then what needs work. A
+ * site of thousands of pages would print a line for each: by default a locale shows its
+ * counts per section (the page's folder) and the SUMMARY_PAGES pages most behind
+ * (outdated, by commits behind, then unknown, then missing), and says how many more.
+ */
+export function formatReport(report: TranslationReport, view: ReportView = {}): string {
   const lines: string[] = [];
+  const rank: Record<TranslationStatus, number> = { outdated: 0, unknown: 1, missing: 2, 'up-to-date': 3 };
   for (const { locale, counts, pages, messages } of report.locales) {
+    if (view.locales && !view.locales.includes(locale)) continue;
     const summary = (Object.keys(LABELS) as TranslationStatus[]).map((status) => `${counts[status]} ${LABELS[status]}`).join(', ');
     lines.push(`${locale}: ${pages.length} pages: ${summary}`);
-    for (const page of pages) {
-      if (page.status === 'up-to-date') continue;
+    const work = pages.filter((page) => page.status !== 'up-to-date' && (!view.statuses || view.statuses.includes(page.status)));
+    const full = view.full || view.locales !== undefined || view.statuses !== undefined || work.length <= SUMMARY_PAGES;
+    if (!full) {
+      for (const line of sectionLines(pages)) lines.push(`  ${line}`);
+      work.sort((a, b) => rank[a.status] - rank[b.status] || (b.behind?.commits ?? 0) - (a.behind?.commits ?? 0));
+    }
+    for (const page of full ? work : work.slice(0, SUMMARY_PAGES)) {
       const detail = page.behind && ` (${describeBehind(page.behind)})`;
       lines.push(`  ${LABELS[page.status].padEnd(9)} ${page.key || '(home)'}${detail ?? ''}`);
+    }
+    if (!full) {
+      lines.push(
+        `  ... and ${work.length - SUMMARY_PAGES} more: npm run translations -- --locale ${locale} [--status missing|outdated|unknown]`,
+      );
     }
     const list = (keys: string[]) => (keys.length ? `: ${keys.join(', ')}` : '');
     lines.push(
@@ -110,6 +133,25 @@ export function formatReport(report: TranslationReport): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** One line per section (a page's folder, `(top)` for the top level), the largest first: how much of it is translated and up to date. */
+function sectionLines(pages: LocaleReport['pages']): string[] {
+  const sections = new Map<string, Record<TranslationStatus, number>>();
+  for (const page of pages) {
+    const cut = page.key.lastIndexOf('/');
+    const section = cut === -1 ? '(top)' : page.key.slice(0, cut);
+    const counts = sections.get(section) ?? { 'up-to-date': 0, outdated: 0, missing: 0, unknown: 0 };
+    counts[page.status]++;
+    sections.set(section, counts);
+  }
+  return [...sections]
+    .map(([section, counts]) => ({ section, counts, total: Object.values(counts).reduce((sum, count) => sum + count, 0) }))
+    .sort((a, b) => b.total - a.total || a.section.localeCompare(b.section))
+    .map(
+      ({ section, counts, total }) =>
+        `${section}: ${total - counts.missing} of ${total} translated (${counts['up-to-date']} up to date, ${counts.outdated} outdated, ${counts.unknown} unknown)`,
+    );
 }
 
 /**

@@ -17,14 +17,19 @@ import { carryForward, readRecord, sourceFingerprint, writeRecord } from '../src
 import { checkMessages } from '../src/server/content/messages.ts';
 import { hasGit, seedRecord } from './translation-history.ts';
 import { translationPage } from './translation-page.ts';
-import { checkFailures, formatReport, translationReport } from './translation-report.ts';
+import { checkFailures, formatReport, type ReportView, translationReport } from './translation-report.ts';
 
 class UsageError extends Error {}
 
 const USAGE = `Usage: npm run translations -- [option]
 
   (no option)            the report: per locale, pages up to date, outdated, missing and
-                         unknown, and message keys missing, extra or left untranslated
+                         unknown, and message keys missing, extra or left untranslated; a
+                         locale with more than 20 pages to do shows its counts per section
+                         and the 20 pages most behind
+  --verbose, -v          every page that needs work, in every locale
+  --locale LOCALE [--status missing|outdated|unknown]
+                         every page of one locale that needs work (of one status)
   --json                 the same as JSON (every page with its status)
   --check [--max-missing N] [--max-outdated N]
                          exit 1 when a locale has more than N pages missing (default 0),
@@ -81,7 +86,9 @@ function main(argv: string[]): number {
     writeFileSync(file, translationPage(report, { base: process.env.PUBLIC_URL?.trim() ? config.publicUrl : '', title: 'Translations' }));
     process.stdout.write(`translations: wrote ${relative(process.cwd(), file) || file}\n`);
   } else {
-    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    process.stdout.write(
+      options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, reportView(options, locales, defaultLocale)),
+    );
   }
   if (!options.check) return 0;
   const failures = checkFailures(report, { maxOutdated: count(options, 'max-outdated'), maxMissing: count(options, 'max-missing') });
@@ -105,8 +112,29 @@ function parse(argv: string[]) {
       all: { type: 'boolean' },
       'no-retranslate': { type: 'boolean' },
       'seed-from-git': { type: 'boolean' },
+      verbose: { type: 'boolean', short: 'v' },
+      locale: { type: 'string' },
+      status: { type: 'string' },
     },
   });
+}
+
+/** What the text report lists: `--verbose` every page needing work; `--locale`, `--status` those of one locale, one status. */
+function reportView(
+  options: { verbose?: boolean; locale?: string; status?: string },
+  locales: readonly string[],
+  defaultLocale: string,
+): ReportView {
+  const others = locales.filter((locale) => locale !== defaultLocale);
+  if (options.locale !== undefined && !others.includes(options.locale)) throw new UsageError(`--locale needs one of ${others.join(', ')}`);
+  const statuses = ['missing', 'outdated', 'unknown'] as const;
+  const status = statuses.find((name) => name === options.status);
+  if (options.status !== undefined && !status) throw new UsageError(`--status needs one of ${statuses.join(', ')}`);
+  return {
+    full: options.verbose === true,
+    ...(options.locale !== undefined && { locales: [options.locale] }),
+    ...(status && { statuses: [status] }),
+  };
 }
 
 /** A `--max-*` limit: a whole number, 0 when not given. */

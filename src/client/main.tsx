@@ -1,35 +1,67 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { App } from '../routes/app.tsx';
-import { readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
+import { DEFERRED_CSS_ELEMENT_ID, readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
 import { RootErrorBoundary } from './error-screen.tsx';
 import { readHead } from './head.ts';
-import { localPages } from './local-pages.ts';
-import { type ClientNavigator, createNavigator } from './navigator.ts';
+import type { ClientNavigator } from './navigator.ts';
+import { intlFor } from './client-intl.ts';
+import { createPageState, type PageState } from './page-state.ts';
 import { reportError, startReporting } from './reporting.ts';
 import { createSearchSource } from './search.ts';
 import { SearchContext } from '../routes/search-box.tsx';
 import type { LocaleMessages } from '../i18n/intl.ts';
 
-/** Renders whatever page the navigator holds; after a navigation, finishes the arrival. */
-function ClientApp({ navigator }: { navigator: ClientNavigator }) {
-  const state = useSyncExternalStore(navigator.subscribe, navigator.getSnapshot, navigator.getSnapshot);
+/**
+ * The navigator, once its chunk has arrived and started: the first load carries only what
+ * hydrating the page needs. Until then a click is the browser's own (a document load).
+ */
+let nav: ClientNavigator | null = null;
+/** The error screen replaced the app before the navigator came: it is not started then. */
+let failed = false;
+
+/** Renders whatever page the store holds; after a navigation, finishes the arrival. */
+function ClientApp({ store, messages }: { store: PageState; messages: LocaleMessages }) {
+  const state = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   useEffect(() => {
-    if (state.arrival) navigator.arrived(state.arrival);
+    if (state.arrival) nav?.arrived(state.arrival);
     // Copy buttons and tab lists: their script is loaded only for a page that has some.
     if (document.querySelector('.code-copy[hidden],.tabs:not([data-enhanced])'))
       import('./code-blocks.ts').then((code) => code.enhance(document), logAndReport);
-  }, [state, navigator]);
+  }, [state]);
   useEffect(() => {
-    // Hydration committed: a hook for tests and for anyone measuring time to interactive.
-    document.documentElement.dataset.hydrated = '';
-  }, []);
+    // Hydration committed: now the client navigation, a chunk of its own.
+    import('./navigator.ts').then(({ createNavigator }) => {
+      if (failed) return;
+      nav = createNavigator({ store, messages, messageUrls, indexes, search });
+      nav.start();
+      // The page is React's and its links the navigator's: a hook for tests and for anyone measuring time to interactive.
+      document.documentElement.dataset.hydrated = '';
+    }, logAndReport);
+  }, [store, messages]);
   return (
     <SearchContext.Provider value={search}>
       <App page={state.page} intl={state.intl} />
     </SearchContext.Provider>
   );
 }
+
+/**
+ * A render error: the navigator decides (it may reload once after a navigation). Before it
+ * came, the error screen, for good; back/forward to another entry (a reload keeps those
+ * the navigator made before it) loads that document in full, as the navigator would.
+ */
+function onRenderError(): boolean {
+  if (nav) return nav.onRenderError();
+  failed = true;
+  window.addEventListener('popstate', () => location.reload(), { once: true });
+  return false;
+}
+
+// The stylesheet of what only a script shows (the search box's list, the progress bar, the
+// error screen) came as a print stylesheet, which the first paint did not wait for.
+const deferredCss = document.getElementById(DEFERRED_CSS_ELEMENT_ID);
+if (deferredCss instanceof HTMLLinkElement) deferredCss.media = 'all';
 
 // The server embedded this page's data, and preloaded its locale's messages (a
 // content-hashed asset, shared by every page of the locale): hydrate #root with both.
@@ -41,15 +73,14 @@ const logAndReport = (error: unknown) => {
   reportError(error);
 };
 fetchMessages(messageUrls[page.locale]).then((messages) => {
-  const nav = createNavigator({ page, messages, messageUrls }, localPages(indexes, search, page));
+  const store = createPageState({ page, intl: intlFor(messages), arrival: null });
   hydrateRoot(
     document.getElementById(ROOT_ELEMENT_ID)!,
-    <RootErrorBoundary onError={nav.onRenderError}>
-      <ClientApp navigator={nav} />
+    <RootErrorBoundary onError={onRenderError}>
+      <ClientApp store={store} messages={messages} />
     </RootErrorBoundary>,
     { onCaughtError: logAndReport, onUncaughtError: logAndReport, onRecoverableError: logAndReport },
   );
-  nav.start();
   // Without its messages the page is not hydrated, and stays the server's complete page:
   // its links and forms work as plain document loads. Reported, as a failed hydration would be.
 }, logAndReport);

@@ -3,27 +3,23 @@
 // and `arrived` finishes the visit (head, scroll, focus, announcement). Each
 // step's details live in their own file: links.ts (which clicks), page-loader.ts
 // (fetching), scroll-memory.ts, progress.ts, prefetch.ts, reload-guard.ts,
-// locale-cookie.ts.
-import type { LocaleMessages, MessageIntl } from '../i18n/intl.ts';
+// locale-cookie.ts. A chunk of its own, loaded once the page has hydrated (main.tsx):
+// until it has started, a click loads the linked document, as without JavaScript.
+import type { LocaleMessages } from '../i18n/intl.ts';
 import { ANNOUNCER_ELEMENT_ID, pageDataKey } from '../routes/page-data.ts';
-import type { MessageUrls, PageData } from '../routes/types.ts';
+import type { MessageUrls, SearchIndexes } from '../routes/types.ts';
 import { updateHead } from './head.ts';
 import { intlFor as intlOf } from './client-intl.ts';
 import { anchorOf, isPlainClick, pagePathOf } from './links.ts';
 import { rememberLocale } from './locale-cookie.ts';
-import { createPageLoader, type LoadResult, type LocalPages } from './page-loader.ts';
+import { localPages } from './local-pages.ts';
+import { createPageLoader, type LoadResult } from './page-loader.ts';
+import type { NavState, PageState } from './page-state.ts';
 import { createPrefetcher } from './prefetch.ts';
 import { showProgressSoon } from './progress.ts';
 import { reloadGuard } from './reload-guard.ts';
 import { createScrollMemory } from './scroll-memory.ts';
-
-/** What React renders, read through useSyncExternalStore. */
-export type NavState = {
-  page: PageData;
-  intl: MessageIntl;
-  /** Set after a client navigation, until the screen has been committed. */
-  arrival: { scroll: [number, number] | null; hash: string } | null;
-};
+import type { createSearchSource } from './search.ts';
 
 /**
  * `push`: a new entry; `replace`: a link to the page already shown (the browser
@@ -36,23 +32,29 @@ type Mode = 'push' | 'replace' | 'pop' | 'settle';
 /** Redirects followed by client navigation before it lets the browser load the page itself. */
 const MAX_REDIRECTS = 2;
 
-/** Where the client starts: the document's page, its locale's messages, and where every locale's messages are. */
-export type InitialState = { page: PageData; messages: LocaleMessages; messageUrls: MessageUrls };
+/**
+ * Where the client starts: the hydrated page's state, its locale's messages, where every
+ * locale's messages and search indexes are, and the search box's source.
+ */
+export type InitialState = {
+  store: PageState;
+  messages: LocaleMessages;
+  messageUrls: MessageUrls;
+  indexes: SearchIndexes;
+  search: ReturnType<typeof createSearchSource>;
+};
 
-export function createNavigator(initial: InitialState, local: LocalPages) {
-  const messages = new Map<string, LocaleMessages>([[initial.page.locale, initial.messages]]);
+export function createNavigator({ store, messages: first, messageUrls, indexes, search }: InitialState) {
+  const initialPage = store.getSnapshot().page;
+  const messages = new Map<string, LocaleMessages>([[initialPage.locale, first]]);
   // A page is shown once its locale's messages are here (the loader waits for them).
   const intlFor = (locale: string) => intlOf(messages.get(locale)!);
-  const loader = createPageLoader(initial.page.build, initial.messageUrls, (locale) => messages.get(locale), local);
+  const local = localPages(indexes, search, initialPage);
+  const loader = createPageLoader(initialPage.build, messageUrls, (locale) => messages.get(locale), local);
   const scroll = createScrollMemory();
 
-  const listeners = new Set<() => void>();
-  let state: NavState = { page: initial.page, intl: intlFor(initial.page.locale), arrival: null };
-  function setState(next: NavState) {
-    state = next;
-    for (const listener of listeners) listener();
-  }
-  const locales = () => new Set(state.page.locales.map((entry) => entry.locale));
+  const setState = (next: NavState) => store.set(next);
+  const locales = () => new Set(store.getSnapshot().page.locales.map((entry) => entry.locale));
   const prefetcher = createPrefetcher(loader.prefetch, locales);
 
   let controller: AbortController | null = null;
@@ -140,12 +142,6 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
   }
 
   return {
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    getSnapshot: () => state,
-
     /** Takes over clicks, back/forward, scroll and prefetch; once the document has hydrated. */
     start() {
       document.addEventListener('click', onClick);
@@ -154,14 +150,15 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
       prefetcher.start();
       reloadGuard.loaded();
       // A static host serves one search page for every query: the browser runs the URL's.
-      if (state.page.screen.kind === 'search' && state.page.screen.staticHost) void navigate(new URL(location.href), 'settle');
+      const { screen } = store.getSnapshot().page;
+      if (screen.kind === 'search' && screen.staticHost) void navigate(new URL(location.href), 'settle');
     },
 
     stop,
 
     /** After React committed a navigated page: head, scroll, focus, announcement. */
     arrived(arrival: NonNullable<NavState['arrival']>) {
-      const { page } = state;
+      const { page, intl } = store.getSnapshot();
       updateHead(page);
       const target = arrival.hash ? document.getElementById(decodeURIComponent(arrival.hash.slice(1))) : null;
       if (arrival.scroll) scrollTo(arrival.scroll[0], arrival.scroll[1]);
@@ -169,7 +166,7 @@ export function createNavigator(initial: InitialState, local: LocalPages) {
       else scrollTo(0, 0);
       document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
       const announcer = document.getElementById(ANNOUNCER_ELEMENT_ID);
-      if (announcer) announcer.textContent = state.intl.formatMessage({ id: 'a11y.navigated' }, { title: page.head.title });
+      if (announcer) announcer.textContent = intl.formatMessage({ id: 'a11y.navigated' }, { title: page.head.title });
     },
 
     /**

@@ -29,7 +29,8 @@ export function chooserPage({ home, intl, manifest }: { home: PageData; intl: Si
     `<meta name="description" content="${attr(home.head.description)}">`,
     ...alternates,
     `<link rel="icon" href="${attr(manifest.icon)}" type="image/svg+xml">`,
-    `<link rel="stylesheet" href="${attr(manifest.css)}">`,
+    // The pages' critical CSS, which the CSP allows by its hash (the deferred rest is not needed here).
+    `<style>${manifest.criticalCss}</style>`,
     `<script type="module" src="${attr(manifest.chooser)}"></script>`,
     '</head><body>',
     `<main class="chooser"><h1>${escapeHtml(siteName)}</h1><ul>${links.join('')}</ul></main>`,

@@ -131,6 +131,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     pages: [...[...store.entries()].map((entry) => entry.path), ...config.locales.map((locale) => searchPath(locale, ''))],
     feeds: site.feeds.paths,
     moved: movedPaths(store, config.defaultLocale),
+    criticalCss: manifest.criticalCss,
   });
   out.write('_headers', headersFile(tables));
   out.write('_redirects', redirectsFile(tables));

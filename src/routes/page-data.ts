@@ -15,6 +15,8 @@ export const ROOT_ELEMENT_ID = 'root';
 /** Navigation progress bar and the aria-live region, outside the React root. */
 export const PROGRESS_ELEMENT_ID = 'polysite-progress';
 export const ANNOUNCER_ELEMENT_ID = 'polysite-announcer';
+/** The stylesheet of what only the script shows (and print): linked for print, made `all` by the entry. */
+export const DEFERRED_CSS_ELEMENT_ID = 'polysite-deferred-css';
 
 /** Attribute on the element that holds a screen's rendered Markdown. */
 export const CONTENT_ATTRIBUTE = 'data-content';

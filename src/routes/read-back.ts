@@ -21,6 +21,8 @@ export const READ_BACK = {
   docsTree: 'data-docs-tree',
   /** On each list of "On this page" (the outer one and every nested one). */
   contents: 'data-contents',
+  /** On an open section's list of the docs tree that is a window of its pages: how many it has. */
+  docsTotal: 'data-docs-total',
   /** On the link of an entry of either list: what the entry is. */
   entry: 'data-entry',
 } as const;
@@ -47,11 +49,13 @@ function treeFrom(list: Element): NavNode[] {
     const link = item.querySelector(`:scope > [${READ_BACK.entry}]`)!;
     const lang = link.getAttribute('lang');
     const inner = item.querySelector(`:scope > [${READ_BACK.docsTree}]`);
+    const total = inner?.getAttribute(READ_BACK.docsTotal);
     nodes.push({
       title: link.textContent ?? '',
       path: link.getAttribute('href')!,
       ...(lang !== null && { lang }),
       children: inner ? treeFrom(inner) : [],
+      ...(total != null && { total: Number(total) }),
     });
   }
   return nodes;

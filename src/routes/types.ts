@@ -8,8 +8,15 @@ import type { Direction } from '../i18n/locales.ts';
 /** `lang` is set when the title is in another language than the page (a fallback). */
 export type Link = { title: string; path: string; lang?: string | undefined };
 
-/** A docs sidebar entry; `children` is empty for a closed section. */
-export type NavNode = Link & { children: NavNode[] };
+/**
+ * A docs sidebar entry; `children` is empty for a closed section. `total` is set
+ * when `children` are a window of a longer list (so many pages): the entry's own
+ * page lists them all.
+ */
+export type NavNode = Link & { children: NavNode[]; total?: number };
+
+/** A section's pages as its page lists them: by title, under their initial. */
+export type ListingGroup = { label: string; links: Link[] };
 
 /** A heading of compiled Markdown: its anchor id, its plain text, its level (2 for `##`). */
 export type Heading = { id: string; text: string; level: number };
@@ -27,6 +34,8 @@ export type ScreenData =
       toc: Heading[];
       previous: Link | null;
       next: Link | null;
+      /** Every page of a section too long for the sidebar, on the section's own page; absent elsewhere. */
+      listing?: ListingGroup[];
     }
   | { kind: 'blog-index'; title: string; html: string; posts: PostSummary[] }
   | {

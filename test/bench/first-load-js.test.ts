@@ -4,6 +4,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { firstLoadJs } from '../../scripts/bench/first-load-js.ts';
+import { FIRST_LOAD_JS_BUDGET } from '../../scripts/first-load-budget.ts';
+import { startServer } from '../helpers/server.ts';
 
 const FILES: Record<string, string> = {
   '/classic.js': 'window.classic = true;'.repeat(20),
@@ -61,5 +63,27 @@ test('first-load JS leaves out nomodule scripts and dynamic imports, which a mod
     assert.ok(!site.requested.includes('/lazy.js'));
   } finally {
     site.close();
+  }
+});
+
+test('the served pages load at most the budget of JavaScript first, and no navigation, search, copy or monitoring code', async () => {
+  const server = await startServer();
+  try {
+    for (const path of ['/en', '/en/docs/guides/install', '/ar/docs/guides/install', '/ja/search?q=install']) {
+      const result = await firstLoadJs(server.url + path);
+      assert.ok(
+        result.gzipBytes <= FIRST_LOAD_JS_BUDGET,
+        `${path}: ${result.gzipBytes} bytes gzip of first-load JavaScript, over ${FIRST_LOAD_JS_BUDGET}`,
+      );
+      const names = result.files.map((file) => new URL(file.url).pathname.split('/').pop()!);
+      assert.ok(
+        names.some((name) => name.startsWith('main-')),
+        `${path}: the entry is counted`,
+      );
+      const lazy = names.filter((name) => /^(navigator|searchers|code-blocks|monitoring)-/.test(name));
+      assert.deepEqual(lazy, [], `${path}: loaded when needed, not first`);
+    }
+  } finally {
+    await server.stop();
   }
 });

@@ -87,13 +87,13 @@ export function makeLargePageLocales(): string {
 }
 
 /** A compiled site and its messages from a locales tree (see makeLocales); the first locale is the default. */
-export async function makeSite(tree: Record<string, Record<string, string | object>>) {
+export async function makeSite(tree: Record<string, Record<string, string | object>>, options: { warn?: (message: string) => void } = {}) {
   const { loadSite } = await import('../../src/server/content/site.ts');
   const { loadMessages } = await import('../../src/server/content/messages.ts');
   const dir = makeLocales(tree);
   const locales = Object.keys(tree);
   const messages = loadMessages(dir, locales, locales[0]!);
-  return { site: loadSite(dir, locales, locales[0]!, messages), messages };
+  return { site: loadSite(dir, locales, locales[0]!, messages, options), messages };
 }
 
 /** Labels for the Markdown renderer's boxes and anchors, in English. */

@@ -83,3 +83,14 @@ test('the readers do not depend on the stylesheet’s classes', () => {
   assert.deepEqual(readToc(document), page.screen.toc);
   assert.deepEqual(readLocales(document), wire(page.locales));
 });
+
+test('a windowed section reads back with its total, and its "all pages" link is not an entry', () => {
+  const docs = pages.find((candidate) => candidate.screen.kind === 'docs')!;
+  assert.ok(docs.screen.kind === 'docs');
+  const window = [0, 1, 2].map((n) => ({ title: `Page ${n}`, path: `/en/docs/big/p${n}`, children: [] }));
+  const sidebar = [{ title: 'Big', path: '/en/docs/big', children: window, total: 4613 }];
+  const page = { ...docs, screen: { ...docs.screen, sidebar } };
+  const document = rendered(page);
+  assert.deepEqual(readSidebar(document), sidebar);
+  assert.ok(document.querySelector('a.docs-all[href="/en/docs/big"]'), 'the link to the section page that lists them all');
+});

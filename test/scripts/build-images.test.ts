@@ -73,7 +73,9 @@ describe('buildImages', () => {
       'de/images/.DS_Store': Buffer.from('finder junk'),
       'fr/messages.json': Buffer.from('{}'),
     });
-    const images = await buildImages(localesDir, ['en', 'de', 'fr'], assetsDir);
+    const warnings: string[] = [];
+    const images = await buildImages(localesDir, ['en', 'de', 'fr'], assetsDir, { warn: (message) => warnings.push(message) });
+    assert.deepEqual(warnings, ["locales/fr/share.png is missing: its pages share en's image (npm run share-images makes one per locale)"]);
     assert.deepEqual(Object.keys(images).sort(), [
       'de/share.png',
       'en/images/launch.jpg',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeLocales, makePage, MESSAGES, shown } from '../helpers/content.ts';
 import { runTranslations } from '../helpers/translations.ts';
+import { formatReport, type LocaleReport, SUMMARY_PAGES } from '../../scripts/translation-report.ts';
 
 const run = runTranslations;
 
@@ -234,5 +235,47 @@ test('a locale folder without messages.json is named, not skipped', () => {
   assert.equal(
     result.err,
     `translations: ${shown(dir, 'es')}: the locale folder "es" has no messages.json (every key of the default locale’s, translated)\n`,
+  );
+});
+
+test('a locale with much to do is summarised per section with its 20 pages most behind; --locale and --status list them all', () => {
+  const pages = [
+    ...Array.from({ length: 40 }, (_, n) => ({ key: `docs/commands/c${n}`, status: n < 4 ? 'up-to-date' : 'missing' })),
+    { key: 'docs/routing', status: 'outdated', behind: { commits: 3, days: 10, diffstat: '+2 -1' } },
+    { key: 'about', status: 'unknown' },
+  ].map((page) => ({ path: `/de/${page.key}`, original: `/en/${page.key}`, ...page })) as LocaleReport['pages'];
+  const report = {
+    defaultLocale: 'en',
+    problems: [],
+    locales: [
+      {
+        locale: 'de',
+        counts: { 'up-to-date': 4, outdated: 1, missing: 36, unknown: 1 },
+        pages,
+        messages: { missing: [], extra: [], sameAsDefault: [] },
+      },
+    ],
+  };
+  const lines = formatReport(report).split('\n');
+  assert.deepEqual(lines.slice(0, 6), [
+    'de: 42 pages: 4 up to date, 1 outdated, 36 missing, 1 unknown',
+    '  docs/commands: 4 of 40 translated (4 up to date, 0 outdated, 0 unknown)',
+    '  (top): 1 of 1 translated (0 up to date, 0 outdated, 1 unknown)',
+    '  docs: 1 of 1 translated (0 up to date, 1 outdated, 0 unknown)',
+    '  outdated  docs/routing (3 commits, 10 days behind; +2 -1)',
+    '  unknown   about',
+  ]);
+  assert.equal(lines.filter((line) => line.startsWith('  missing')).length, SUMMARY_PAGES - 2);
+  assert.ok(
+    lines.includes(`  ... and ${38 - SUMMARY_PAGES} more: npm run translations -- --locale de [--status missing|outdated|unknown]`),
+  );
+  const missing = formatReport(report, { locales: ['de'], statuses: ['missing'] }).split('\n');
+  assert.equal(missing.filter((line) => line.startsWith('  missing')).length, 36);
+  assert.equal(missing.filter((line) => line.startsWith('  outdated')).length, 0);
+  assert.equal(
+    formatReport(report, { full: true })
+      .split('\n')
+      .filter((line) => line.startsWith('  missing')).length,
+    36,
   );
 });

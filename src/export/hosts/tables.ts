@@ -4,7 +4,7 @@
 // to it (test/export/hosts.test.ts).
 import { cachePolicy, type CachePolicy } from '../../server/http/cache-policy.ts';
 import type { Config } from '../../server/config.ts';
-import { ALWAYS_HEADERS, HTTPS_ONLY_HEADER } from '../../server/http/security-headers.ts';
+import { alwaysHeaders, HTTPS_ONLY_HEADER, styleHashSource } from '../../server/http/security-headers.ts';
 
 export type HostTables = {
   /** Default locale first, as in the configuration. */
@@ -44,8 +44,11 @@ export function hostTables(
     pages = [],
     feeds = [],
     moved = [],
+    criticalCss = null,
   }: {
     relay: string | null;
+    /** The pages' inlined critical CSS (the manifest's): the CSP allows it by its hash, as the server's does. */
+    criticalCss?: string | null;
     build?: string;
     pages?: readonly string[];
     feeds?: readonly string[];
@@ -53,11 +56,12 @@ export function hostTables(
   },
 ): HostTables {
   const https = new URL(config.publicUrl).protocol === 'https:';
+  const always = alwaysHeaders(criticalCss === null ? [] : [styleHashSource(criticalCss)]);
   return {
     locales: config.locales,
     defaultLocale: config.defaultLocale,
-    headers: https ? [...ALWAYS_HEADERS, HTTPS_ONLY_HEADER] : ALWAYS_HEADERS,
-    always: ALWAYS_HEADERS,
+    headers: https ? [...always, HTTPS_ONLY_HEADER] : always,
+    always,
     hsts: HTTPS_ONLY_HEADER,
     build,
     pages,

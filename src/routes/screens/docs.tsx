@@ -2,6 +2,7 @@ import { useIntl } from '../../i18n/context.tsx';
 import { Content } from '../content.tsx';
 import { READ_BACK } from '../read-back.ts';
 import type { Heading, NavNode, ScreenData } from '../types.ts';
+import { Listing } from './docs-listing.tsx';
 
 /**
  * A docs page. The docs tree and "On this page" are <details> disclosures, so
@@ -33,6 +34,9 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: '
           </details>
         )}
         <Content html={data.html} />
+        {data.listing && (
+          <Listing groups={data.listing} key={path} locale={intl.locale} label={t('docs.listing')} filterLabel={t('docs.filter')} />
+        )}
         {(data.previous || data.next) && (
           <div className="pager">
             {data.previous && (
@@ -54,15 +58,23 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: '
 
 // Tree and Contents are read back by the browser (read-back.ts: readSidebar, readToc)
 // through the READ_BACK attributes they write: keep them on the lists and links.
-function Tree({ nodes, current }: { nodes: NavNode[]; current: string }) {
+// A section whose pages are too many to show shows a window of them and a link to
+// its own page, which lists them all (`total` on its list).
+function Tree({ nodes, current, total }: { nodes: NavNode[]; current: string; total?: number | undefined }) {
+  const intl = useIntl();
   return (
-    <ul {...{ [READ_BACK.docsTree]: '' }}>
+    <ul {...{ [READ_BACK.docsTree]: '' }} {...(total !== undefined && { [READ_BACK.docsTotal]: total })}>
       {nodes.map((node) => (
         <li key={node.path}>
           <a href={node.path} lang={node.lang} aria-current={node.path === current ? 'page' : undefined} {...{ [READ_BACK.entry]: '' }}>
             {node.title}
           </a>
-          {node.children.length > 0 && <Tree nodes={node.children} current={current} />}
+          {node.children.length > 0 && <Tree nodes={node.children} current={current} total={node.total} />}
+          {node.total !== undefined && (
+            <a className="docs-all" href={node.path}>
+              {intl.formatMessage({ id: 'docs.allPages' }, { count: node.total })}
+            </a>
+          )}
         </li>
       ))}
     </ul>

@@ -99,6 +99,25 @@ export function localizeSlugs(
   return { slugs, problems };
 }
 
+/**
+ * Why no URL can reach the page a file under `pages/` would be, or null when one can:
+ * a name that is empty once `.md` is cut (`.md`), a dot segment (`..md` is the path
+ * segment `.`, which browsers and servers remove from URLs), or a control character or
+ * backslash in a name.
+ */
+export function unreachableFile(relativeFile: string): string | null {
+  const parts = relativeFile.split(/[\\/]/);
+  const name = parts.pop()!.replace(/\.md$/, '');
+  for (const segment of [...parts, name]) {
+    if (segment === '') return `its name is empty once ".md" is cut: no URL can reach it; rename the file`;
+    if (segment === '.' || segment === '..') {
+      return `its path holds the segment "${segment}", which browsers and servers remove from URLs: no URL can reach it; rename it`;
+    }
+    if (UNSAFE_IN_SLUG.test(segment)) return `its path holds a control character or a backslash; rename it`;
+  }
+  return null;
+}
+
 function checkSlug(source: SlugSource, problems: string[]): { whole: boolean; value: string } | null {
   const { slug } = source;
   if (slug === undefined) return null;

@@ -8,10 +8,12 @@ import { isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
+import { folderPages } from './folder-pages.ts';
+import { plainText } from './plain-text.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
-import { localizeSlugs, type PageKey, sitePaths, type SitePaths } from './paths.ts';
+import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
@@ -68,6 +70,8 @@ export type SourcePage = FrontMatter & {
    * build's time. Kept in the built snapshot, so a server without .git shows it.
    */
   lastUpdated?: string;
+  /** Made for a docs folder without index.md: its page is the list of its pages (folder-pages.ts). */
+  generated?: true;
 };
 
 export type Site = {
@@ -92,6 +96,8 @@ type Source = {
   bodyLine: number;
   slugLine: number;
   sourcePath: string;
+  /** A docs folder's page made for want of an index.md (folder-pages.ts). */
+  generated?: true;
 };
 
 type Mistake = { line: number; message: string };
@@ -180,6 +186,11 @@ export function loadSite(
     // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
     const files = new Map<string, string>();
     for (const file of listMarkdown(pagesDir)) {
+      const unreachable = unreachableFile(relative(pagesDir, file));
+      if (unreachable) {
+        problems.push(`${relative(process.cwd(), file) || file}: ${unreachable}`);
+        continue;
+      }
       const key = keyOf(relative(pagesDir, file));
       const display = relative(process.cwd(), file) || file;
       const first = files.get(key);
@@ -221,6 +232,36 @@ export function loadSite(
         problems.push((error as Error).message);
       }
     }
+  }
+
+  // A docs folder with no index.md in the default locale gets a page listing its pages, in every
+  // locale that serves it (titled by its name: there is no text to translate), noted once.
+  const defaultSourceKeys = sources.filter((source) => source.locale === defaultLocale).map((source) => source.key);
+  const sourced = new Set(sources.map((source) => `${source.locale}\0${source.key}`));
+  for (const folder of folderPages(defaultSourceKeys, join(localesDir, defaultLocale, 'pages'))) {
+    if (serving.includes(defaultLocale)) {
+      warn(
+        `${folder.folder}/: a docs folder without index.md: its page lists its pages, titled "${folder.front.title}" (add index.md to give it a title and text)`,
+      );
+    }
+    for (const locale of read) {
+      if (sourced.has(`${locale}\0${folder.key}`)) continue;
+      sources.push({
+        locale,
+        key: folder.key,
+        file: `${folder.folder}/`,
+        path: `pages/${folder.key}/index.md`,
+        front: folder.front,
+        body: '',
+        bodyLine: 1,
+        slugLine: 1,
+        // No file to edit, and none to date.
+        sourcePath: '',
+        generated: true,
+      });
+    }
+    publishedKeys.add(folder.key);
+    translations.set(folder.key, [...new Set([...(translations.get(folder.key) ?? []), ...locales])]);
   }
 
   const records = new Map<string, TranslationRecord>();
@@ -345,6 +386,8 @@ export function loadSite(
     settle(source, mistakes, pageFragments);
     const page: SourcePage = {
       ...source.front,
+      // Shown as text (<meta>, Open Graph, feeds, post lists): `tar` written as in Markdown reads tar.
+      description: plainText(source.front.description),
       key: source.key,
       localPath: served.get(source.key)!,
       contentLocale: source.locale,
@@ -358,6 +401,7 @@ export function loadSite(
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
       ...record,
       ...(lastUpdated !== undefined && { lastUpdated }),
+      ...(source.generated && { generated: true }),
     };
     pages.get(servingLocale)!.set(source.key, page);
     if (context) memo.pages.set(memoKey, { source, context, page, mistakes, fragments: pageFragments });

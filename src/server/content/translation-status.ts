@@ -24,6 +24,8 @@ export function translationRows(site: Site): TranslationRow[] {
     if (locale === site.defaultLocale) continue;
     const pages = site.pages.get(locale)!;
     for (const [key, source] of sources) {
+      // A docs folder's page made for want of an index.md has no text to translate.
+      if (source.generated) continue;
       const page = pages.get(key);
       const translated = page !== undefined && page.contentLocale === locale;
       const recorded = translated ? page.recorded : undefined;

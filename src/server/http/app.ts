@@ -9,6 +9,7 @@ import { cachePolicy } from './cache-policy.ts';
 import type { Config } from '../config.ts';
 import { HttpError } from './errors.ts';
 import { createEdgeApp } from './edge-app.ts';
+import { styleHashSource } from './security-headers.ts';
 import { feedMiddleware } from '../pages/feed-route.ts';
 import { llmsMiddleware } from '../pages/llms-route.ts';
 import { FIXED_ROUTES } from './fixed-routes.ts';
@@ -104,6 +105,7 @@ export function createApp({ config, site, log, lifecycle, relay }: AppParts, cac
     config,
     log,
     lifecycle,
+    styleSources: [styleHashSource(site.manifest.criticalCss)],
     errorText: (locale) => {
       const intl = site.store.intl(locale ?? config.defaultLocale);
       return { lang: intl.locale, title: intl.formatMessage({ id: 'error.title' }), body: intl.formatMessage({ id: 'error.body' }) };

@@ -17,11 +17,14 @@ export function createEdgeApp({
   log,
   lifecycle,
   errorText,
+  styleSources = [],
 }: {
   config: Config;
   log: Logger;
   lifecycle: Lifecycle;
   errorText: ErrorText;
+  /** The CSP sources of the inline styles the app's pages carry (the site's critical CSS). */
+  styleSources?: readonly string[];
 }): Koa {
   // TRUST_PROXY hops: only then do X-Forwarded-For/-Proto count (ctx.ip, ctx.protocol).
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
@@ -29,7 +32,7 @@ export function createEdgeApp({
   app.silent = true;
   app.on('error', appErrorListener(log));
   app.use(accessLog(log));
-  app.use(securityHeaders({ trustProxy: config.trustProxy }));
+  app.use(securityHeaders({ trustProxy: config.trustProxy, styleSources }));
   app.use(lifecycle.middleware());
   app.use(errorsMiddleware({ log, showStacks: !config.production, text: errorText }));
   return app;

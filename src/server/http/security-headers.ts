@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { THEME_SCRIPT_HASH } from '../pages/theme-script.ts';
@@ -5,34 +6,46 @@ import { THEME_SCRIPT_HASH } from '../pages/theme-script.ts';
 /**
  * Security headers on every response, error pages and redirects included.
  * Scripts: same origin only, no eval anywhere, and no inline script but the theme
- * script, allowed by its hash (theme-script.ts); page data travels as JSON in a
- * non-executed <script type="application/json">.
+ * script, by its hash (theme-script.ts); page data travels as JSON in a non-executed
+ * <script type="application/json">. Styles: same
+ * origin, and the one inline stylesheet every page carries (its critical CSS), by its
+ * hash: no other inline style or style attribute applies.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  `script-src 'self' ${THEME_SCRIPT_HASH}`,
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  // The monitoring relay is same-origin, so 'self' covers it.
-  "connect-src 'self'",
-  // Sentry Replay's compression worker is created from a blob: URL.
-  "worker-src 'self' blob:",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function contentSecurityPolicy(styleSources: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${THEME_SCRIPT_HASH}`,
+    ["style-src 'self'", ...styleSources].join(' '),
+    "img-src 'self' data:",
+    "font-src 'self'",
+    // The monitoring relay is same-origin, so 'self' covers it.
+    "connect-src 'self'",
+    // Sentry Replay's compression worker is created from a blob: URL.
+    "worker-src 'self' blob:",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
-const ALWAYS: (readonly [string, string])[] = [
-  ['Content-Security-Policy', CONTENT_SECURITY_POLICY],
-  ['X-Content-Type-Options', 'nosniff'],
-  ['Referrer-Policy', 'strict-origin-when-cross-origin'],
-  ['X-Frame-Options', 'DENY'],
-  ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()'],
-  ['Cross-Origin-Opener-Policy', 'same-origin'],
-];
+/** A CSP source that allows an inline <style> whose text is exactly `css`. */
+export function styleHashSource(css: string): string {
+  return `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+}
+
+/** The headers every response gets, HSTS aside, with the CSP allowing these inline styles (a site's critical CSS). */
+export function alwaysHeaders(styleSources: readonly string[]): readonly (readonly [string, string])[] {
+  return [
+    ['Content-Security-Policy', contentSecurityPolicy(styleSources)],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['X-Frame-Options', 'DENY'],
+    ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()'],
+    ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ];
+}
 
 // HSTS only over https: sent over http it is ignored at best and breaks local setups at worst.
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -40,24 +53,29 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 /** The header sent over https only (see servedOverHttps); the export writes it for hosts whose PUBLIC_URL is https. */
 export const HTTPS_ONLY_HEADER: readonly [string, string] = ['Strict-Transport-Security', HSTS];
 
-/** Every header we send on every response, HSTS aside: also used for answers Node gives before Koa runs. */
-export const ALWAYS_HEADERS: readonly (readonly [string, string])[] = ALWAYS;
+/**
+ * The headers of a response that carries no page (no inline style to allow): the answers
+ * Node gives before Koa runs, and the relay's.
+ */
+export const ALWAYS_HEADERS: readonly (readonly [string, string])[] = alwaysHeaders([]);
 
 /**
  * Set before the rest of the stack runs (nothing downstream decides them), so this is
  * a plain function and no await; errorsMiddleware keeps them when it clears a failed
  * response's headers, and Node-level refusals add them in serve.ts.
  */
-export function securityHeaders({ trustProxy }: { trustProxy: number }): Middleware {
+export function securityHeaders({ trustProxy, styleSources = [] }: { trustProxy: number; styleSources?: readonly string[] }): Middleware {
+  // Made once with the app: the same strings for every response.
+  const always = alwaysHeaders(styleSources);
   return (ctx, next) => {
-    for (const [name, value] of ALWAYS) ctx.set(name, value);
+    for (const [name, value] of always) ctx.set(name, value);
     if (requestOverHttps(ctx.req, trustProxy)) ctx.set(...HTTPS_ONLY_HEADER);
     return next();
   };
 }
 
 /** Headers an error response keeps from the ones set before it failed. */
-export const SECURITY_HEADER_NAMES: readonly string[] = [...ALWAYS.map(([name]) => name), HTTPS_ONLY_HEADER[0]];
+export const SECURITY_HEADER_NAMES: readonly string[] = [...ALWAYS_HEADERS.map(([name]) => name), HTTPS_ONLY_HEADER[0]];
 
 /** Whether this request came over https, by our socket or, with TRUST_PROXY, by our proxies' word. */
 export function requestOverHttps(req: IncomingMessage, trustProxy: number): boolean {

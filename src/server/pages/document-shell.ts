@@ -1,4 +1,10 @@
-import { ANNOUNCER_ELEMENT_ID, PAYLOAD_ELEMENT_ID, PROGRESS_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../routes/page-data.ts';
+import {
+  ANNOUNCER_ELEMENT_ID,
+  DEFERRED_CSS_ELEMENT_ID,
+  PAYLOAD_ELEMENT_ID,
+  PROGRESS_ELEMENT_ID,
+  ROOT_ELEMENT_ID,
+} from '../../routes/page-data.ts';
 import type { HeadTag, PageData } from '../../routes/types.ts';
 import { escapeHtml } from '../escape-html.ts';
 import type { Manifest } from '../site/manifest.ts';
@@ -23,7 +29,11 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
   const alternates = head.alternates.map(
     ({ hreflang, href }) => `<link rel="alternate" hreflang="${attr(hreflang)}" href="${attr(href)}">`,
   );
-  const preloads = [manifest.js, ...manifest.preload].map((chunk) => `<link rel="modulepreload" href="${attr(chunk)}">`);
+  // Low priority: no module script holds up the first paint (the server's HTML is the whole
+  // page), so the browser is told to fetch the document's own parts first.
+  const preloads = [manifest.js, ...manifest.preload].map(
+    (chunk) => `<link rel="modulepreload" href="${attr(chunk)}" fetchpriority="low">`,
+  );
   return [
     `<!DOCTYPE html><html lang="${attr(locale)}" dir="${dir}"><head>`,
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -41,7 +51,12 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
     // Already escaped like the page data (structured-data.ts): no text in it can end the element.
     head.jsonLd ? `<script type="application/ld+json">${head.jsonLd}</script>` : '',
     `<link rel="icon" href="${attr(manifest.icon)}" type="image/svg+xml">`,
-    `<link rel="stylesheet" href="${attr(manifest.css)}">`,
+    // The critical CSS, inlined (the CSP allows it by its hash): the first paint waits for no
+    // stylesheet. Checked at start-up to hold no `</style` (manifest.ts).
+    `<style>${manifest.criticalCss}</style>`,
+    // The rest (what only the script shows, and print): a print stylesheet, which no screen
+    // waits for; the entry makes it `all` (src/client/main.tsx).
+    `<link rel="stylesheet" href="${attr(manifest.css)}" media="print" id="${DEFERRED_CSS_ELEMENT_ID}">`,
     ...preloads,
     // `crossorigin`: the credentials mode of the client's fetch (same-origin), or the browser fetches it twice.
     `<link rel="preload" href="${attr(messagesUrl)}" as="fetch" crossorigin>`,
@@ -62,5 +77,5 @@ function tag(name: 'link' | 'meta', attributes: HeadTag): string {
 
 /** Everything after #root, around the page's embedded JSON (`payload`, already escaped: routes/page-data.ts#serializePayload). */
 export function documentEnd(manifest: Manifest, payload: string): string {
-  return `</div><script type="application/json" id="${PAYLOAD_ELEMENT_ID}">${payload}</script><script type="module" src="${escapeHtml(manifest.js)}"></script></body></html>`;
+  return `</div><script type="application/json" id="${PAYLOAD_ELEMENT_ID}">${payload}</script><script type="module" src="${escapeHtml(manifest.js)}" fetchpriority="low"></script></body></html>`;
 }

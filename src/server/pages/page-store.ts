@@ -111,7 +111,7 @@ export function buildPageStore({
                 },
           outdated: outdatedNotice(page),
           updated: dateOf(page.lastUpdated) ?? null,
-          edit: editUrl === null ? null : { href: editUrl.replaceAll('{path}', encodeURI(page.sourcePath)) },
+          edit: editUrl === null || page.generated ? null : { href: editUrl.replaceAll('{path}', encodeURI(page.sourcePath)) },
           ...(page.draft && { draft: true as const }),
           screen,
         };

@@ -3,7 +3,7 @@
 // src/routes/types.ts, a case in src/routes/app.tsx, and a case in `screenFor` here.
 import { matchRoute } from '../../routes/match.ts';
 import { pagePath } from '../../routes/location.ts';
-import type { Heading, Link, NavNode, PostSummary, ScreenData } from '../../routes/types.ts';
+import type { Heading, Link, ListingGroup, NavNode, PostSummary, ScreenData } from '../../routes/types.ts';
 import type { SourcePage } from '../content/site.ts';
 import type { SiteIntl } from '../../i18n/intl.ts';
 
@@ -33,7 +33,7 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     .filter((page) => matchRoute(page.key) === 'blog-post')
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
-  const docs = docsNavigation(pages, linkTo);
+  const docs = docsNavigation(pages, linkTo, locale);
 
   return (page) => {
     const { title } = page;
@@ -68,28 +68,51 @@ export function tableOfContents(headings: readonly Heading[]): Heading[] {
   return headings.filter((heading) => heading.level === 2 || heading.level === 3);
 }
 
-type TreeNode = { slug: string; link: Link; children: TreeNode[] };
+/** `listed`: its page lists its pages whatever their number (a folder's page made for want of an index.md). */
+type TreeNode = { slug: string; link: Link; children: TreeNode[]; listed: boolean };
+
+/**
+ * The most entries one list of the sidebar shows. A longer list (a section of
+ * thousands of pages) shows this many around the current page, and its section
+ * links to its own page, which lists them all: so what a page carries does not
+ * grow with its section.
+ */
+export const SIDEBAR_WINDOW = 30;
+
+type Around = {
+  sidebar: NavNode[];
+  previous: Link | null;
+  next: Link | null;
+  /** For a section whose pages the sidebar cannot show all at once: every one of them, by title. */
+  listing?: ListingGroup[];
+};
 
 /**
  * The docs tree of one locale, built once: the docs index first, then its
  * children, nested by folder, ordered by `order` then title. A page's sidebar is
  * not the whole tree (that grows every page with the site): it shows the top
  * level, and opens only the sections on the way to the page, the page's
- * siblings and its children, as large documentation sites do. Pages that open
- * the same sections share one sidebar.
+ * siblings and its children, as large documentation sites do. A list longer than
+ * SIDEBAR_WINDOW shows a window of it around the page (its section node carries
+ * `total`), and the section's own page lists all its pages. Pages that open the
+ * same sections and show whole lists share one sidebar.
  */
-export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (page: SourcePage) => Link) {
+export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (page: SourcePage) => Link, locale = 'en') {
   const docs = [...pages.values()].filter((page) => page.key === 'docs' || page.key.startsWith('docs/'));
-  const nodes = new Map<string, TreeNode>(docs.map((page) => [page.key, { slug: page.key, link: navLink(page, linkTo), children: [] }]));
+  const nodes = new Map<string, TreeNode>(
+    docs.map((page) => [page.key, { slug: page.key, link: navLink(page, linkTo), children: [], listed: page.generated === true }]),
+  );
   const byOrder = (a: SourcePage, b: SourcePage) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.title.localeCompare(b.title);
   const top: TreeNode[] = [];
   for (const page of docs.filter((page) => page.key !== 'docs').sort(byOrder)) {
     const parent = nodes.get(parentSlug(page.key));
-    // A folder without its own index page hangs its children on the top level.
+    // A page whose folder has no page of its own hangs on the top level.
     (parent && parent.slug !== 'docs' ? parent.children : top).push(nodes.get(page.key)!);
   }
   const root = nodes.get('docs');
   const roots = root ? [root, ...top] : top;
+  // The top level's own section is the docs index: a long top level is shown under it, as a section is.
+  if (root && top.length > SIDEBAR_WINDOW) root.children = top;
 
   // Reading order (previous/next): depth first, as the full tree lists them.
   const order: Link[] = [];
@@ -99,37 +122,88 @@ export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (
       walk(node.children);
     }
   };
-  walk(roots);
+  walk(root && root.children === top ? [root] : roots);
   const position = new Map(order.map((link, index) => [link.path, index]));
 
   const sidebars = new Map<string, NavNode[]>();
+  const listings = new Map<string, ListingGroup[]>();
   /** The nodes whose children are shown: the page itself and each folder above it. */
   const opened = (slug: string): Set<string> => {
     const open = new Set<string>();
     for (let at = slug; at.includes('/'); at = parentSlug(at)) open.add(at);
+    if (root?.children === top) open.add('docs');
     return open;
   };
-  const trim = (list: TreeNode[], open: Set<string>): NavNode[] =>
-    list.map((node) => ({ ...node.link, children: open.has(node.slug) ? trim(node.children, open) : [] }));
+  /** The list as the sidebar shows it, windowed around `focus` (the page, or the section on its way) where it is long. */
+  const trim = (list: TreeNode[], open: Set<string>, focus: string, windowed: { any: boolean }): NavNode[] => {
+    let shown = list;
+    if (list.length > SIDEBAR_WINDOW) {
+      windowed.any = true;
+      const at = Math.max(
+        0,
+        list.findIndex((node) => node.slug === focus || focus.startsWith(`${node.slug}/`)),
+      );
+      const start = Math.min(Math.max(0, at - Math.floor(SIDEBAR_WINDOW / 2)), list.length - SIDEBAR_WINDOW);
+      shown = list.slice(start, start + SIDEBAR_WINDOW);
+    }
+    return shown.map((node) => {
+      if (!open.has(node.slug) || node.children.length === 0) return { ...node.link, children: [] };
+      const children = trim(node.children, open, focus, windowed);
+      return node.children.length > SIDEBAR_WINDOW ? { ...node.link, children, total: node.children.length } : { ...node.link, children };
+    });
+  };
+  const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
 
   return {
-    around(slug: string): { sidebar: NavNode[]; previous: Link | null; next: Link | null } {
+    around(slug: string): Around {
       const node = nodes.get(slug);
-      // A page with no children shows the same sidebar as its parent.
+      // A page with no children shows the same sidebar as its parent, around itself.
       const key = node && node.children.length > 0 ? slug : parentSlug(slug);
       let sidebar = sidebars.get(key);
       if (!sidebar) {
-        sidebar = trim(roots, opened(key));
-        sidebars.set(key, sidebar);
+        const windowed = { any: false };
+        sidebar = trim(root?.children === top ? [root] : roots, opened(key), slug, windowed);
+        // A windowed sidebar differs from page to page: made for each page (its PageData is cached), never kept here.
+        if (!windowed.any) sidebars.set(key, sidebar);
       }
       const index = node ? position.get(node.link.path) : undefined;
+      let listing: ListingGroup[] | undefined;
+      if (node && (node.children.length > SIDEBAR_WINDOW || (node.listed && node.children.length > 0))) {
+        listing = listings.get(slug);
+        if (!listing) {
+          listing = groupByInitial(
+            node.children.map((child) => child.link),
+            collator,
+          );
+          listings.set(slug, listing);
+        }
+      }
       return {
         sidebar,
         previous: index !== undefined && index > 0 ? order[index - 1]! : null,
         next: index !== undefined && index < order.length - 1 ? order[index + 1]! : null,
+        ...(listing && { listing }),
       };
     },
   };
+}
+
+/**
+ * Links sorted by title in the locale's order, grouped under their first letter
+ * (its base letter, upper case: `é` under `E`); a title that starts with no letter
+ * or digit goes under `#`.
+ */
+export function groupByInitial(links: readonly Link[], collator: Intl.Collator): ListingGroup[] {
+  const sorted = [...links].sort((a, b) => collator.compare(a.title, b.title) || a.path.localeCompare(b.path));
+  const groups: ListingGroup[] = [];
+  for (const link of sorted) {
+    const first = [...link.title.normalize('NFD').replace(/\p{M}/gu, '')][0] ?? '';
+    const label = /[\p{L}\p{N}]/u.test(first) ? first.toLocaleUpperCase() : '#';
+    const last = groups.at(-1);
+    if (last && last.label === label) last.links.push(link);
+    else groups.push({ label, links: [link] });
+  }
+  return groups;
 }
 
 function navLink(page: SourcePage, linkTo: (page: SourcePage) => Link): Link {

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 export type Manifest = {
   build: string;
   js: string;
+  /** The deferred stylesheet (what only the script shows, and print): linked for print, made `all` by the entry. */
   css: string;
+  /**
+   * The critical stylesheet's text, inlined in every page's <head>; the CSP allows it by
+   * its hash (security-headers.ts#styleHashSource).
+   */
+  criticalCss: string;
   icon: string;
   preload: string[];
   /** Each locale's search index asset (none in a development build: the server makes them). */
@@ -33,13 +39,22 @@ export function readManifest(distDir: string): Manifest {
   } catch {
     throw new Error(`${file} is missing or unreadable: run \`npm run build\` first`);
   }
-  if (typeof data.build !== 'string' || typeof data.js !== 'string' || typeof data.css !== 'string' || typeof data.icon !== 'string') {
+  if (
+    typeof data.build !== 'string' ||
+    typeof data.js !== 'string' ||
+    typeof data.css !== 'string' ||
+    typeof data.criticalCss !== 'string' ||
+    typeof data.icon !== 'string'
+  ) {
     throw new Error(`${file} is incomplete: run \`npm run build\` again`);
   }
+  // Inlined in a <style>: text that could end the element is refused, not escaped (CSS has no entities).
+  if (/<\/style/i.test(data.criticalCss)) throw new Error(`${file}: the critical CSS contains "</style": it cannot be inlined`);
   return {
     build: data.build,
     js: data.js,
     css: data.css,
+    criticalCss: data.criticalCss,
     icon: data.icon,
     preload: Array.isArray(data.preload) ? data.preload : [],
     search: typeof data.search === 'object' && data.search !== null ? data.search : {},

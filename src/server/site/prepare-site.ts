@@ -55,6 +55,7 @@ export function prepareContent(
     publicUrl: config.publicUrl,
     images: manifest.images,
     links: { pathOf: site.paths.pathOf, feedOf: feeds.linkOf },
+    defaultLocale: config.defaultLocale,
   });
   const store = buildPageStore({
     site,

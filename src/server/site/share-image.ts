@@ -20,10 +20,18 @@ export function pageImageKey(page: Pick<SourcePage, 'contentLocale' | 'image'>):
   return page.image === undefined ? undefined : `${page.contentLocale}/${page.image.replace(/^\.\//, '')}`;
 }
 
-/** The page's own image, else its locale's; null when the site has neither (no image tags then). */
-export function shareImageOf(page: Pick<SourcePage, 'contentLocale' | 'image'>, locale: string, images: ShareImages): ShareImage | null {
+/**
+ * The page's own image, else its locale's, else (a locale without its own `share.png`:
+ * the build warns) the default locale's; null when the site has none (no image tags then).
+ */
+export function shareImageOf(
+  page: Pick<SourcePage, 'contentLocale' | 'image'>,
+  locale: string,
+  images: ShareImages,
+  defaultLocale = locale,
+): ShareImage | null {
   const own = pageImageKey(page);
-  return (own !== undefined && images[own]) || images[`${locale}/${LOCALE_IMAGE}`] || null;
+  return (own !== undefined && images[own]) || images[`${locale}/${LOCALE_IMAGE}`] || images[`${defaultLocale}/${LOCALE_IMAGE}`] || null;
 }
 
 /**

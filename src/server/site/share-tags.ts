@@ -113,7 +113,8 @@ export type SiteLinks = {
   feedOf(locale: string): FeedLink | null;
 };
 
-export type ShareContext = { publicUrl: string; images: ShareImages; links: SiteLinks };
+/** `defaultLocale`: whose `share.png` a locale without its own shares. */
+export type ShareContext = { publicUrl: string; images: ShareImages; links: SiteLinks; defaultLocale?: string };
 
 /** What the page store calls: a content page's tags, and those of a page made per request. */
 export type ShareTagMaker = {
@@ -121,12 +122,12 @@ export type ShareTagMaker = {
   plain(locale: string): ShareHead;
 };
 
-export function makeShareTags({ publicUrl, images, links }: ShareContext): ShareTagMaker {
+export function makeShareTags({ publicUrl, images, links, defaultLocale }: ShareContext): ShareTagMaker {
   return {
     page(page, intl, head, pages) {
       const locale = intl.locale;
       const siteName = intl.formatMessage({ id: 'site.name' });
-      const image = shareImageOf(page, locale, images);
+      const image = shareImageOf(page, locale, images, defaultLocale);
       const kind = matchRoute(page.key);
       return shareTags({
         kind,

@@ -155,3 +155,20 @@ test("compiling some locales reads only theirs and the default locale's sources:
     (error: ContentError) => error.problems.some((problem) => problem.includes('fr/pages/index.md')),
   );
 });
+
+test('a file whose name no URL can reach stops the build, naming the file', () => {
+  for (const name of ['..md', '.md', 'docs/...md']) {
+    const dir = makeLocales({ en: { 'pages/index.md': makePage(), [`pages/${name}`]: makePage() } });
+    assert.throws(
+      () => compile(dir, ['en']),
+      (error: ContentError) => error.message.includes(`en/pages/${name}: `) && /no URL can reach it/.test(error.message),
+      name,
+    );
+  }
+});
+
+test('a page’s description is its text: Markdown in front matter is stripped', () => {
+  const description = '`tar`: archive **files**, see [the guide](/docs/x).';
+  const dir = makeLocales({ en: { 'pages/index.md': makePage({ description }) } });
+  assert.equal(compile(dir, ['en']).pages.get('en')!.get('')!.description, 'tar: archive files, see the guide.');
+});

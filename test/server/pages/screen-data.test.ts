@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readingMinutes, screenMaker } from '../../../src/server/pages/screen-data.ts';
+import { readingMinutes, SIDEBAR_WINDOW, screenMaker } from '../../../src/server/pages/screen-data.ts';
 import type { NavNode, ScreenData } from '../../../src/routes/types.ts';
 import { makePage, makeSite } from '../../helpers/content.ts';
 import { makeServerIntls } from '../../../src/server/site/server-intl.ts';
@@ -149,4 +149,109 @@ test('a docs page with fewer than three sections has no "On this page", however 
   const screenOf = await screensOf({ en: { ...DOCS, 'pages/docs/start.md': makePage({ title: 'Start' }, body) } });
   assert.deepEqual(docs(screenOf('docs/start')).toc, []);
   assert.deepEqual(docs(screenOf('docs/reference')).toc, []);
+});
+
+/** A docs tree with one flat section of `count` pages (`docs/big/p<n>`, titled `Tool <n>`) and a small one. */
+function flatSection(count: number) {
+  const tree: Record<string, string> = { ...DOCS, 'pages/docs/big/index.md': makePage({ title: 'Big', order: 4 }) };
+  for (let n = 0; n < count; n++) tree[`pages/docs/big/p${n}.md`] = makePage({ title: `Tool ${n}`, order: n });
+  return tree;
+}
+
+/** Every link a sidebar carries. */
+function linkCount(nodes: NavNode[]): number {
+  return nodes.reduce((sum, node) => sum + 1 + linkCount(node.children), 0);
+}
+
+test('a page in a long section shows a window of its siblings around itself, and the section says how many it has', async () => {
+  const screenOf = await screensOf({ en: flatSection(300) });
+  const screen = docs(screenOf('docs/big/p150'));
+  const big = screen.sidebar.find((node) => node.title === 'Big')!;
+  assert.equal(big.total, 300);
+  assert.equal(big.children.length, SIDEBAR_WINDOW);
+  assert.ok(big.children.some((node) => node.path === '/en/docs/big/p150'));
+  // The first and last pages of the section see the window's start and end.
+  assert.equal(docs(screenOf('docs/big/p0')).sidebar.find((node) => node.title === 'Big')!.children[0]!.title, 'Tool 0');
+  assert.equal(
+    docs(screenOf('docs/big/p299'))
+      .sidebar.find((node) => node.title === 'Big')!
+      .children.at(-1)!.title,
+    'Tool 299',
+  );
+  // Short sections are whole, with no total.
+  const guides = docs(screenOf('docs/guides/install')).sidebar.find((node) => node.title === 'All guides')!;
+  assert.equal(guides.total, undefined);
+  assert.equal(guides.children.length, 3);
+});
+
+test('what a page of a long section carries does not grow with the section', async () => {
+  const small = docs((await screensOf({ en: flatSection(60) }))('docs/big/p30'));
+  const large = docs((await screensOf({ en: flatSection(600) }))('docs/big/p300'));
+  assert.equal(linkCount(large.sidebar), linkCount(small.sidebar));
+  assert.equal(large.listing, undefined, 'only the section’s own page lists its pages');
+});
+
+test('a long section’s own page lists every one of its pages, by title under their initial', async () => {
+  const tree = flatSection(40);
+  tree['pages/docs/big/zebra.md'] = makePage({ title: 'zebra', order: 100 });
+  tree['pages/docs/big/eclair.md'] = makePage({ title: 'Éclair', order: 101 });
+  tree['pages/docs/big/dash.md'] = makePage({ title: '--help', order: 102 });
+  const screen = docs((await screensOf({ en: tree }))('docs/big'));
+  const listing = screen.listing!;
+  assert.deepEqual(
+    listing.map((group) => group.label),
+    ['#', 'E', 'T', 'Z'],
+  );
+  assert.equal(listing.flatMap((group) => group.links).length, 43);
+  const tools = listing.find((group) => group.label === 'T')!.links.map((link) => link.title);
+  assert.deepEqual(tools.slice(0, 3), ['Tool 0', 'Tool 1', 'Tool 2'], 'numbers in titles sort as numbers');
+  assert.equal(tools.at(-1), 'Tool 39');
+  // The section page's sidebar opens the section at its start.
+  assert.equal(screen.sidebar.find((node) => node.title === 'Big')!.children.length, SIDEBAR_WINDOW);
+});
+
+test('a long top level is shown under the docs index, windowed, and the docs index lists it', async () => {
+  const tree: Record<string, string> = { 'pages/docs/index.md': makePage({ title: 'Docs' }) };
+  for (let n = 0; n < 100; n++) tree[`pages/docs/t${n}.md`] = makePage({ title: `Top ${n}`, order: n });
+  const screenOf = await screensOf({ en: tree });
+  const sidebar = docs(screenOf('docs/t50')).sidebar;
+  assert.equal(sidebar.length, 1);
+  assert.equal(sidebar[0]!.title, 'Docs');
+  assert.equal(sidebar[0]!.total, 100);
+  assert.ok(sidebar[0]!.children.some((node) => node.title === 'Top 50'));
+  assert.equal(docs(screenOf('docs')).listing!.flatMap((group) => group.links).length, 100);
+  // Reading order is unchanged: the index, then the pages in order.
+  assert.equal(docs(screenOf('docs')).next?.title, 'Top 0');
+  assert.equal(docs(screenOf('docs/t50')).next?.title, 'Top 51');
+});
+
+test('a docs folder without index.md is a section titled by its name, whose page lists its pages', async () => {
+  const { 'pages/docs/guides/index.md': _, ...withoutIndex } = DOCS;
+  const warnings: string[] = [];
+  const { site, messages } = await makeSite(
+    { en: withoutIndex, de: { 'pages/docs/index.md': makePage({ title: 'Doku' }) } },
+    { warn: (message: string) => warnings.push(message) },
+  );
+  for (const locale of ['en', 'de']) {
+    const pages = site.pages.get(locale)!;
+    const screenFor = screenMaker(makeServerIntls(messages, site.defaultLocale).get(locale)!, pages);
+    const folder = docs(screenFor(pages.get('docs/guides')!)!);
+    assert.equal(folder.title, 'guides');
+    assert.deepEqual(
+      folder.listing!.flatMap((group) => group.links.map((link) => link.title)),
+      ['Deep', 'Install', 'Upgrade'],
+    );
+    const install = docs(screenFor(pages.get('docs/guides/install')!)!);
+    // A folder has no order: it comes after the ordered pages.
+    assert.deepEqual(outline(install.sidebar), [
+      locale === 'en' ? 'Docs' : 'Doku',
+      'Start',
+      'Reference',
+      'guides',
+      '  Install',
+      '  Upgrade',
+      '  Deep',
+    ]);
+  }
+  assert.equal(warnings.filter((warning) => warning.includes('docs/guides/: a docs folder without index.md')).length, 1);
 });

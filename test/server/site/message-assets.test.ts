@@ -22,7 +22,7 @@ test("each locale's messages are served at a content-hashed asset URL, as the co
   assert.equal(de.defaultLocale, 'en');
   assert.deepEqual(de.messages['site.name'], [{ type: 0, value: 'Seite' }]);
   // Plain text always formats: only a message with arguments brings the en one to fall back on.
-  assert.deepEqual(Object.keys(de.defaults).sort(), ['content.code', 'content.headingLink', 'content.table']);
+  assert.deepEqual(Object.keys(de.defaults).sort(), ['content.code', 'content.footnoteBack', 'content.headingLink', 'content.table']);
   assert.deepEqual(JSON.parse(assets.asset(assets.urls.en!)!.identity.toString()).defaults, {});
   assert.equal(assets.asset('/assets/messages-de.json'), undefined);
 });

@@ -21,6 +21,11 @@ test('a page’s own image comes first (under its content locale), else its loca
     'a fallback page shares its reader’s locale image',
   );
   assert.equal(shareImageOf({ contentLocale: 'fr' }, 'fr', IMAGES), null);
+  assert.equal(
+    shareImageOf({ contentLocale: 'fr' }, 'fr', IMAGES, 'en'),
+    IMAGES['en/share.png'],
+    'a locale without its own shares the default’s',
+  );
 });
 
 test('a page naming an image the build did not make is a content error with its file and the line of image:', async () => {

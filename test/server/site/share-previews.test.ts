@@ -75,6 +75,17 @@ describe('Open Graph and Twitter tags', () => {
     assert.equal(metaValues(head, 'article:published_time').length, 0);
   });
 
+  test('a locale without its own share.png shares the default locale’s', async () => {
+    const { 'ar/share.png': _, ...withoutArabic } = IMAGES;
+    const other = await serveApp({ LOCALES_DIR: makeBlogSite(), DEFAULT_LOCALE: 'en' }, withoutArabic);
+    try {
+      const response = await get(other.url, '/ar/docs/guides/install');
+      assert.equal(one(headElements(response.body), 'og:image'), 'https://example.test/assets/share-en-AAAA1111.png');
+    } finally {
+      other.close();
+    }
+  });
+
   test('a page that exists only in English: og:locale:alternate names no locale that lacks it', async () => {
     const head = await headOf('/en/about');
     assert.equal(one(head, 'og:locale'), 'en_US');

@@ -5,7 +5,7 @@ import type { Manifest } from '../../../src/server/site/manifest.ts';
 import { prepareSearch } from '../../../src/server/site/site-search.ts';
 
 /** A development build's manifest: no index files, so the search makes its own. */
-const MANIFEST = { build: 'b', js: '', css: '', icon: '', preload: [], search: {}, images: {}, chooser: null } as Manifest;
+const MANIFEST = { build: 'b', js: '', css: '', criticalCss: '', icon: '', preload: [], search: {}, images: {}, chooser: null } as Manifest;
 
 async function makeSearch() {
   const { site } = await makeSite({

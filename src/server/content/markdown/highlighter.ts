@@ -134,7 +134,7 @@ function remember(key: string, lines: string[]): void {
 }
 
 /**
- * The theme's colours as the classes the stylesheet colours (src/client/code.css): a
+ * The theme's colours as the classes the stylesheet colours (src/client/code-colours.css): a
  * few, since every page's first load carries them. The rest (punctuation, a diff's
  * inserted text, which its line's background shows) are the text's colour.
  */

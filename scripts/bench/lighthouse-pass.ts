@@ -1,0 +1,149 @@
+/**
+ * `npm run bench -- --only lighthouse`: Lighthouse (mobile, its default simulated
+ * throttling) on every screen type of the default site in en, ja and ar: performance,
+ * accessibility, best practices and SEO scores, LCP, TBT and CLS, each the median of
+ * LIGHTHOUSE_RUNS runs (3). Lighthouse is installed into bench/lighthouse/ when the pass
+ * first runs (its own package.json and lock, like the peers of `npm run bench:peers`), never
+ * by `npm install` or `npm test`. Chromium is CHROME_PATH, else the one the browser tests use.
+ * The figures depend on the machine: compare runs made on a quiet one.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpus } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { findChromium } from '../../test/helpers/browser.ts';
+import { ROOT_DIR } from '../../src/server/config.ts';
+import { hasTaskset, median, startServer, stop } from './harness.ts';
+import { exited, startGroup } from './process-group.ts';
+
+const DIR = join(ROOT_DIR, 'bench', 'lighthouse');
+const INSTALL_STAMP = join(DIR, 'node_modules', '.bench-lighthouse-installed');
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const LOCALES = (process.env.LIGHTHOUSE_LOCALES ?? 'en,ja,ar').split(',');
+
+/** Every screen type; a localized path is reached by its default-locale path's redirect. */
+const SCREENS: [string, string][] = [
+  ['home', ''],
+  ['docs index', '/docs'],
+  ['docs page', '/docs/guides/install'],
+  ['blog index', '/blog'],
+  ['post', '/blog/streaming-ssr-without-a-framework'],
+  ['about', '/about'],
+  ['404', '/no-such-page'],
+  ['search', '/search?q=install'],
+];
+
+/** The flags the browser tests launch Chromium with, headless. */
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+
+type Result = { scores: number[]; lcp: number; tbt: number; cls: number };
+
+type LighthouseResult = {
+  lhr: {
+    categories: Record<string, { score: number | null }>;
+    audits: Record<string, { numericValue?: number }>;
+    runtimeError?: { message: string };
+  };
+};
+
+export async function lighthousePass(): Promise<void> {
+  await install();
+  const { default: lighthouse } = (await import(pathToFileURL(join(DIR, 'node_modules', 'lighthouse', 'core', 'index.js')).href)) as {
+    default: (url: string, flags: Record<string, unknown>) => Promise<LighthouseResult | undefined>;
+  };
+  const { launch } = (await import(pathToFileURL(join(DIR, 'node_modules', 'chrome-launcher', 'dist', 'index.js')).href)) as {
+    launch: (options: { chromePath: string; chromeFlags: string[] }) => Promise<{ port: number; kill: () => void }>;
+  };
+  const server = await startServer({}, '/en');
+  // Chromium gets every CPU, as a phone's browser would have its own: not the load generator's one CPU (harness.ts).
+  if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
+  const chrome = await launch({ chromePath: process.env.CHROME_PATH || findChromium(), chromeFlags: CHROME_FLAGS });
+  console.log(
+    `\nLighthouse ${lighthouseVersion()} (mobile, simulated throttling), median of ${RUNS} runs; the machine's load matters: compare quiet runs\n`,
+  );
+  const header = '| page | perf | a11y | best pr. | SEO | LCP ms | TBT ms | CLS |';
+  const rows = [header, '|---|--:|--:|--:|--:|--:|--:|--:|'];
+  console.log(rows.join('\n'));
+  try {
+    for (const locale of LOCALES) {
+      for (const [name, path] of SCREENS) {
+        const url = await finalUrl(`${server.url}/${locale}${path}`);
+        const runs: Result[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const result = await lighthouse(url, {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: [...CATEGORIES],
+            // The not-found page is measured too: its 404 is what it is meant to answer.
+            ignoreStatusCode: true,
+          });
+          if (!result || result.lhr.runtimeError) throw new Error(`lighthouse ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
+          const { categories, audits } = result.lhr;
+          runs.push({
+            scores: CATEGORIES.map((category) => Math.round((categories[category]?.score ?? 0) * 100)),
+            lcp: audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+            tbt: audits['total-blocking-time']?.numericValue ?? Number.NaN,
+            cls: audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
+          });
+        }
+        const scores = CATEGORIES.map((_, i) => median(runs.map((run) => run.scores[i]!)));
+        const row = `| ${name} (${locale}) ${new URL(url).pathname}${new URL(url).search} | ${scores.join(' | ')} | ${fmt(median(runs.map((run) => run.lcp)))} | ${fmt(median(runs.map((run) => run.tbt)))} | ${median(runs.map((run) => run.cls)).toFixed(3)} |`;
+        rows.push(row);
+        console.log(row);
+      }
+    }
+  } finally {
+    chrome.kill();
+    await stop(server.child);
+  }
+}
+
+/** Where a path ends after the server's redirects (a localized slug): Lighthouse measures the page, not the 308. */
+async function finalUrl(url: string): Promise<string> {
+  for (let hops = 0; hops < 5; hops++) {
+    const response = await fetch(url, { redirect: 'manual' });
+    await response.arrayBuffer();
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || !location) return url;
+    url = new URL(location, url).href;
+  }
+  throw new Error(`${url}: too many redirects`);
+}
+
+/** `npm install` in bench/lighthouse/, skipped while its package.json and lock are unchanged since the last one. */
+async function install(): Promise<void> {
+  const key = createHash('sha256')
+    .update(readFileSync(join(DIR, 'package.json')))
+    .update(readFileSync(join(DIR, 'package-lock.json')))
+    .digest('hex');
+  let installed = '';
+  try {
+    installed = readFileSync(INSTALL_STAMP, 'utf8');
+  } catch {}
+  if (installed === key) return;
+  process.stderr.write('\n[lighthouse] npm install --no-save --no-audit --no-fund\n');
+  const code = await exited(startGroup('npm install --no-save --no-audit --no-fund', { cwd: DIR, env: process.env }));
+  if (code !== 0) throw new Error(`bench/lighthouse: npm install exited with ${code}`);
+  writeFileSync(INSTALL_STAMP, key);
+}
+
+function lighthouseVersion(): string {
+  return JSON.parse(readFileSync(join(DIR, 'node_modules', 'lighthouse', 'package.json'), 'utf8')).version;
+}
+
+function fmt(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString('en') : '-';
+}

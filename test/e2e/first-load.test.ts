@@ -1,0 +1,107 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { withServerAndBrowser } from '../helpers/e2e.ts';
+
+// The first second, as far as it does not depend on timing: what the first paint may wait
+// for, and whether anything moves while the page hydrates. (Speed itself is measured by
+// `npm run bench -- --only lighthouse`, not asserted.)
+
+const e2e = withServerAndBrowser();
+
+/** Lighthouse's phone, and a wide screen where the docs show their sidebar and "On this page" column. */
+const SCREENS = [
+  { name: 'phone', viewport: { width: 412, height: 823 } },
+  { name: 'wide screen', viewport: { width: 1350, height: 940 } },
+];
+
+const DOCS_PAGES = ['/en/docs/guides/install', '/ar/docs/guides/install'];
+
+/** Layout shifts the page reports from the start, and CSP violations, collected before any script of the page runs. */
+async function observe(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const record = window as unknown as { shifts: { value: number; sources: string[] }[]; violations: string[] };
+    record.shifts = [];
+    record.violations = [];
+    addEventListener('securitypolicyviolation', (event) => record.violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; sources?: { node?: Node }[] })[]) {
+        const sources = (entry.sources ?? []).map((source) =>
+          source.node instanceof Element ? source.node.outerHTML.slice(0, 120) : String(source.node?.nodeName),
+        );
+        record.shifts.push({ value: entry.value, sources });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** After hydration, the navigator's start and the copy buttons' script (where the page has code): two frames later, everything recorded. */
+async function settled(page: Page) {
+  await page.waitForSelector('html[data-hydrated]');
+  if (await page.locator('.code-copy').count()) await page.waitForSelector('.code-copy:not([hidden])', { state: 'attached' });
+  return page.evaluate(() =>
+    new Promise<{ shifts: { value: number; sources: string[] }[]; violations: string[] }>((resolve) =>
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => resolve(window as unknown as { shifts: { value: number; sources: string[] }[]; violations: string[] })),
+      ),
+    ).then(({ shifts, violations }) => ({ shifts, violations })),
+  );
+}
+
+describe('the first paint', () => {
+  for (const path of ['/en', ...DOCS_PAGES, '/ja/search?q=install']) {
+    test(`${path} waits for no stylesheet: its critical CSS is inlined, allowed by the CSP's hash, and the rest does not block`, async () => {
+      const context = await e2e.browser.newContext();
+      const page = await context.newPage();
+      await observe(page);
+      const response = (await page.goto(e2e.server.url + path))!;
+      await settled(page);
+
+      const inline = await page.evaluate(() => [...document.querySelectorAll('head style')].map((style) => style.textContent ?? ''));
+      assert.equal(inline.length, 1, 'one inline stylesheet');
+      const hash = `'sha256-${createHash('sha256').update(inline[0]!, 'utf8').digest('base64')}'`;
+      const csp = (await response.allHeaders())['content-security-policy'] ?? '';
+      assert.match(csp, new RegExp(`style-src 'self' ${hash.replace(/[+/]/g, '\\$&')}(;|$)`), 'the CSP names the inlined CSS by its hash');
+
+      // Chromium's own account of each stylesheet fetched: whether the first paint waited for it.
+      const sheets = await page.evaluate(() =>
+        (performance.getEntriesByType('resource') as (PerformanceResourceTiming & { renderBlockingStatus?: string })[])
+          .filter((entry) => entry.initiatorType === 'link' && /\.css(\?|$)/.test(entry.name))
+          .map((entry) => ({ url: entry.name, blocking: entry.renderBlockingStatus, bytes: entry.decodedBodySize })),
+      );
+      assert.ok(sheets.length >= 1, 'the deferred stylesheet is fetched');
+      const blocking = sheets.filter((sheet) => sheet.blocking !== 'non-blocking');
+      assert.deepEqual(
+        blocking.filter((sheet) => sheet.bytes > Buffer.byteLength(inline[0]!)),
+        [],
+        'no render-blocking stylesheet larger than the inlined critical part',
+      );
+      assert.deepEqual(blocking, [], 'in fact, none blocks the first paint');
+
+      // The inlined rules apply (the CSP did not refuse them), and so do the deferred ones once the script ran.
+      const { violations } = await settled(page);
+      assert.deepEqual(violations, [], 'no CSP violation');
+      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.site-header')!).display), 'flex');
+      assert.equal(await page.evaluate(() => (document.getElementById('polysite-deferred-css') as HTMLLinkElement).media), 'all');
+      await context.close();
+    });
+  }
+});
+
+describe('hydration moves nothing', () => {
+  for (const path of DOCS_PAGES) {
+    for (const screen of SCREENS) {
+      test(`${path} on a ${screen.name}: no layout shift from the first paint to the hydrated page with its copy buttons`, async () => {
+        const context = await e2e.browser.newContext({ viewport: screen.viewport });
+        const page = await context.newPage();
+        await observe(page);
+        await page.goto(e2e.server.url + path);
+        const { shifts } = await settled(page);
+        assert.ok(await page.locator('.code-copy:not([hidden])').count(), 'the page has code blocks, their copy buttons shown');
+        assert.deepEqual(shifts, [], 'no layout-shift entry');
+        await context.close();
+      });
+    }
+  }
+});
