@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
-import { THEME_SCRIPT_HASH } from '../pages/theme-script.ts';
+import { THEME_SCRIPT_HASH } from './theme-script.ts';
 
 /**
  * Security headers on every response, error pages and redirects included.

@@ -8,7 +8,7 @@ import {
 import type { HeadTag, PageData } from '../../routes/types.ts';
 import { escapeHtml } from '../escape-html.ts';
 import type { Manifest } from '../site/manifest.ts';
-import { THEME_SCRIPT } from './theme-script.ts';
+import { THEME_SCRIPT } from '../http/theme-script.ts';
 
 /**
  * The HTML document around the app, as two strings: everything before #root

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { THEME_STORAGE_KEY } from '../../routes/theme-switch.tsx';
+
+/**
+ * Where the switch keeps the reader's choice: the same key as THEME_STORAGE_KEY in
+ * src/routes/theme-switch.tsx (the edge imports nothing of the routes; the theme switch's
+ * browser test fails if the two differ, as a stored choice would then not apply).
+ */
+const THEME_STORAGE_KEY = 'polysite-theme';
 
 /**
  * The one inline script of a page: the reader's stored theme set on <html> before the
