@@ -73,7 +73,7 @@ describe('HTTP caching', () => {
     assert.equal(first.status, 200);
     assert.match(first.headers['content-type'] as string, /^application\/json/);
     assert.equal(first.headers['cache-control'], 'public, max-age=31536000, immutable');
-    assert.equal(JSON.parse(first.body)['nav.docs'][0].value, 'Doku', 'the compiled German messages');
+    assert.equal(JSON.parse(first.body).messages['nav.docs'][0].value, 'Doku', 'the compiled German messages');
     assert.notEqual(first.body, (await get(server.url, urls.fr!)).body);
     const brotli = await getRaw(url, { 'Accept-Encoding': 'br' });
     assert.equal(brotli.headers['content-encoding'], 'br');
