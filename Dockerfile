@@ -1,5 +1,7 @@
 # Build stage: install everything, build the client and server bundles.
 FROM node:20-slim AS build
+# git: the build dates each page by its last commit (the context keeps .git; the run stage never gets it).
+RUN apt-get update && apt-get install -y --no-install-recommends git && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund

@@ -17,6 +17,7 @@ import { isMainThread, parentPort } from 'node:worker_threads';
 import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadContent } from '../src/server/content/load-content.ts';
+import { contentDates } from '../src/server/content/git-dates.ts';
 import type { Site } from '../src/server/content/site.ts';
 import { type SnapshotPart, snapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import type { MessageCatalog } from '../src/server/content/messages.ts';
@@ -35,6 +36,8 @@ type Job = {
   locales: readonly string[];
   defaultLocale: string;
   serving: string[];
+  /** Each file's last change (git-dates.ts), read once by the main thread for all. */
+  dates: [string, string][];
   /** Where highlighted blocks are kept between builds (highlight-cache.ts), or null. */
   cacheDir: string | null;
 };
@@ -103,8 +106,10 @@ async function compileIn(
   cacheDir: string | null,
 ): Promise<CompiledContent> {
   // Every thread runs the one content check (load-content.ts) on its locales; their problems are joined.
+  // One git log for the whole content folder, whatever the threads (git-dates.ts).
+  const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
   if (!workers.length) {
-    const { site, messages } = loadContent(localesDir, locales, defaultLocale);
+    const { site, messages } = loadContent(localesDir, locales, defaultLocale, { dates });
     const indexes = await indexed(site, locales);
     return { writeSnapshot: (dir, fingerprint) => writeSnapshot(dir, fingerprint, site, messages), indexes };
   }
@@ -113,7 +118,9 @@ async function compileIn(
   // compiled and their garbage, is freed while this thread and the others still work.
   const answers = there.map((serving, i) => {
     const worker = workers[i]!;
-    return worker.ask<Answer>({ localesDir, locales, defaultLocale, serving, cacheDir } satisfies Job).finally(() => worker.terminate());
+    return worker
+      .ask<Answer>({ localesDir, locales, defaultLocale, serving, dates: [...dates], cacheDir } satisfies Job)
+      .finally(() => worker.terminate());
   });
   const problems = new Set<string>();
   // This thread's pages (the workers' locales are empty in it): its paths and translations are the whole site's.
@@ -122,7 +129,7 @@ async function compileIn(
   let mine: Promise<BuiltIndex[]> = Promise.resolve([]);
   let myParts: SnapshotPart[] = [];
   try {
-    ({ site, messages } = loadContent(localesDir, locales, defaultLocale, { serving: here }));
+    ({ site, messages } = loadContent(localesDir, locales, defaultLocale, { serving: here, dates }));
     mine = indexed(site, here);
     mine.catch(() => {});
     myParts = here.map((locale) => snapshotPart(site!, locale));
@@ -220,12 +227,12 @@ function markdownFiles(localesDir: string): number {
 }
 
 if (!isMainThread) {
-  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, serving, cacheDir }: Job) => {
+  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, serving, dates, cacheDir }: Job) => {
     setHighlightCache(cacheDir);
     let answer: Answer;
     let transfer: ArrayBuffer[] = [];
     try {
-      const { site } = loadContent(localesDir, locales, defaultLocale, { serving });
+      const { site } = loadContent(localesDir, locales, defaultLocale, { serving, dates: new Map(dates) });
       const indexes = indexed(site, serving);
       // The parts are made while the indexes are compressed on the thread pool.
       const parts = serving.map((locale) => snapshotPart(site, locale));

@@ -35,7 +35,7 @@ export type FromDevServer =
  */
 function loadContent(config: Config, memo: SiteMemo): LoadedContent {
   const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
-  const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, { memo });
+  const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, { memo, drafts: config.drafts });
   return { site, messages, built: false };
 }
 

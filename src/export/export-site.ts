@@ -115,6 +115,11 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   out.write('sitemap.xml', site.sitemap().identity);
   for (const path of site.feeds.paths) out.write(fileForPath(path), site.feeds.at(path)!.body.identity);
   out.write('robots.txt', site.robots.identity);
+  // llms.txt, llms-full.txt and each page's Markdown twin (site/llms.ts).
+  for (const path of site.llms.paths()) {
+    const body = site.llms.at(path)!.body();
+    out.write(fileForPath(path), typeof body === 'string' ? body : await readAll(body));
+  }
 
   const home = decide({ path: `/${config.defaultLocale}`, search: '', cookie: undefined, acceptLanguage: undefined });
   if (home.kind !== 'page') throw new ExportError(`/${config.defaultLocale} is not a page`);

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { useIntl } from '../i18n/context.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
+import { PageMeta, withDates } from './page-meta.tsx';
+import { ThemeSwitch } from './theme-switch.tsx';
 import { SearchBox } from './search-box.tsx';
 import type { PageData } from './types.ts';
 
@@ -43,8 +45,14 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
         </nav>
         <SearchBox page={page} />
         <LanguageSwitcher page={page} label={t('switcher.label')} />
+        <ThemeSwitch intl={intl} />
       </header>
       <main id="main" className="site-main">
+        {page.draft && (
+          <p className="notice" role="note" data-notice="draft">
+            {t('page.draft')}
+          </p>
+        )}
         {page.fallback && (
           <p className="notice" role="note">
             {t('page.untranslated', { language: page.fallback.language, original: page.fallback.original })}
@@ -52,13 +60,21 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
         )}
         {page.outdated && (
           <p className="notice" role="note" data-notice="outdated">
-            {t('page.outdated')}{' '}
+            {page.outdated.changed && page.outdated.translated
+              ? withDates(
+                  intl,
+                  'page.outdatedSince',
+                  { changed: page.outdated.changed, translated: page.outdated.translated },
+                  { original: page.outdated.original },
+                )
+              : t('page.outdated')}{' '}
             <a href={page.outdated.path} hrefLang={page.outdated.lang}>
               {t('page.outdatedLink', { original: page.outdated.original })}
             </a>
           </p>
         )}
         {children}
+        <PageMeta page={page} intl={intl} />
       </main>
       <footer className="site-footer">
         <p>{t('footer.builtWith', { localeCount: page.locales.length })}</p>

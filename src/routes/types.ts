@@ -93,8 +93,21 @@ export type HeadTag = Record<string, string>;
 /** Shown when a page is served in the default locale because it has no translation yet. */
 export type FallbackNotice = { contentLocale: string; language: string; original: string };
 
-/** Shown on a translation whose default-locale source changed since it was translated: the original's language tag, its name in the page's language, and its path. */
-export type OutdatedNotice = { lang: string; original: string; path: string };
+/**
+ * Shown on a translation whose default-locale source changed since it was translated: the
+ * original's language tag, its name in the page's language, and its path; `changed` and
+ * `translated` when both files' dates are known and the original's is the later one.
+ */
+export type OutdatedNotice = { lang: string; original: string; path: string; changed?: PageDate; translated?: PageDate };
+
+/** A day as `<time datetime>` takes it (`iso`) and as the page's locale writes it (`text`, formatted on the server). */
+export type PageDate = { iso: string; text: string };
+
+/**
+ * Where the reader can change the page (EDIT_URL): the file of the text they are reading
+ * (a translation's own, or for a fallback the default locale's).
+ */
+export type EditLink = { href: string };
 
 export type PageData = {
   build: string;
@@ -108,6 +121,11 @@ export type PageData = {
   locales: LocaleLink[];
   fallback: FallbackNotice | null;
   outdated: OutdatedNotice | null;
+  /** When the text shown last changed (git, else `updated:` front matter); null when unknown. */
+  updated: PageDate | null;
+  edit: EditLink | null;
+  /** A page marked `draft: true`, which only the development server shows. */
+  draft?: true;
   screen: ScreenData;
 };
 

@@ -40,6 +40,13 @@ export type Config = Readonly<{
   server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderSize: number };
   sentry: SentryConfig | null;
   monitoring: { path: string; maxBytes: number };
+  /**
+   * EDIT_URL: where a page's source is edited, `{path}` standing for the file's path under
+   * the content folder (`de/pages/docs/install.md`); null for no "Edit this page" link.
+   */
+  editUrl: string | null;
+  /** Pages marked `draft: true`: shown in development (`npm run dev`), left out otherwise. */
+  drafts: 'show' | 'hide';
 }>;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -108,6 +115,8 @@ export function loadConfig(env: Env = process.env): Config {
       path: monitoringPath,
       maxBytes: readInteger(env, 'MONITORING_MAX_BYTES', 5 * 1024 * 1024, { min: 1024, max: 100 * 1024 * 1024 }),
     },
+    editUrl: readEditUrl(env),
+    drafts: env.NODE_ENV === 'development' ? 'show' : 'hide',
   });
 }
 
@@ -159,6 +168,21 @@ function readMonitoringPath(env: Env): string {
   // One or more plain segments: it is matched exactly, and must not shadow a locale or a fixed route.
   if (!/^(\/[A-Za-z0-9_-]+)+$/.test(raw))
     throw new ConfigError('MONITORING_PATH', `"${raw}" must be a path like /monitoring (letters, digits, - and _)`);
+  return raw;
+}
+
+function readEditUrl(env: Env): string | null {
+  const raw = env.EDIT_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw.replaceAll('{path}', 'path'));
+  } catch {
+    throw new ConfigError('EDIT_URL', `"${raw}" is not an absolute URL (like https://github.com/org/repo/edit/main/locales/{path})`);
+  }
+  // SECURITY: every page links it; only a web address, never javascript: or data:.
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('EDIT_URL', 'must start with http:// or https://');
+  if (!raw.includes('{path}')) throw new ConfigError('EDIT_URL', `"${raw}" has no {path} (where the page's file goes)`);
   return raw;
 }
 

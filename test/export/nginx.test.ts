@@ -133,6 +133,14 @@ describe('nginx serving the export, against the server', () => {
     ['/de/blog/feed.xml/', 'a feed with a trailing slash'],
     ['/sitemap.xml', 'the sitemap'],
     ['/robots.txt', 'robots.txt'],
+    ['/llms.txt', "the default locale's llms.txt"],
+    ['/de/llms.txt', "a locale's llms.txt"],
+    ['/ar/llms-full.txt', "a right-to-left locale's llms-full.txt"],
+    ['/de/ueber-uns.md', "a localized page's Markdown twin"],
+    ['/ja/%E6%A6%82%E8%A6%81.md', "a non-ASCII page's twin"],
+    ['/fr/docs.md', "a fallback's or translation's twin"],
+    ['/en/index.md', "a locale home's twin"],
+    ['/en/nope.md', 'the twin of no page: a 404'],
     ['/assets/nope.js', 'a missing asset: no-store'],
     ['/assets/', 'the assets folder'],
     ['/_data/x/en.json', "another build's page data: 409"],
@@ -149,6 +157,21 @@ describe('nginx serving the export, against the server', () => {
       await compare(path);
     });
   }
+
+  test('llms.txt, llms-full.txt and the twins: written by the export, the same bytes as the server sends', async () => {
+    for (const path of [
+      '/llms.txt',
+      '/ar/llms.txt',
+      '/de/llms-full.txt',
+      '/de/ueber-uns.md',
+      '/ja/%E6%A6%82%E8%A6%81.md',
+      '/en/index.md',
+    ]) {
+      const { served, hosted } = await compare(path);
+      assert.equal(hosted.status, 200, path);
+      assert.ok(hosted.body.equals(served.body), `${path}: body`);
+    }
+  });
 
   test('raw UTF-8 in the path: one 308 to the canonical path (the server refuses such a request line with 400; browsers escape it)', async () => {
     assert.equal((await get(server.url, '/ja/概要')).status, 400);

@@ -19,8 +19,11 @@ import { ROOT } from './server.ts';
 export async function serveApp(
   env: Record<string, string>,
   images: Manifest['images'] = {},
+  /** Writes what a build would into the app's dist folder (a content snapshot). */
+  build: (dist: string) => void = () => {},
 ): Promise<{ url: string; site: PreparedSite; close: () => void }> {
   const dist = mkdtempSync(join(tmpdir(), 'polysite-dist-'));
+  build(dist);
   const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'manifest.json'), 'utf8'));
   writeFileSync(join(dist, 'manifest.json'), JSON.stringify({ ...manifest, images }));
   const config = loadConfig({ PORT: '0', PUBLIC_URL: 'https://example.test', DIST_DIR: dist, LOG_LEVEL: 'silent', ...env });

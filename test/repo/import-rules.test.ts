@@ -27,6 +27,7 @@ const RULES: readonly Rule[] = [
       'server/pages/page-middleware.ts',
       'server/pages/page-data-route.ts',
       'server/pages/feed-route.ts',
+      'server/pages/llms-route.ts',
       'server/pages/page-document.ts',
       'server/site/prepare-site.ts',
       'server/monitoring/server-monitoring.ts',

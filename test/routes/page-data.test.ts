@@ -87,6 +87,8 @@ function makePage(html: string): PageData {
     locales: [],
     fallback: null,
     outdated: null,
+    updated: null,
+    edit: null,
     screen: { kind: 'article', title: 'T', html },
   };
 }

@@ -37,11 +37,18 @@ test('the site compiled in several threads is the one-thread site: every page of
     assert.deepEqual([...other.keys()], [...pages.keys()], locale);
     for (const [slug, page] of pages) {
       // The snapshot leaves out the section text (it is in the index).
-      const { html, headings, sections: _sections, ...rest } = page;
-      const { html: otherHtml, headings: otherHeadings, sections: _otherSections, ...otherRest } = other.get(slug)!;
+      const { html, headings, markdown, sections: _sections, ...rest } = page;
+      const {
+        html: otherHtml,
+        headings: otherHeadings,
+        markdown: otherMarkdown,
+        sections: _otherSections,
+        ...otherRest
+      } = other.get(slug)!;
       assert.deepEqual(otherRest, rest, `${locale}/${slug}`);
       assert.equal(otherHtml(), html(), `${locale}/${slug}`);
       assert.deepEqual(otherHeadings(), headings(), `${locale}/${slug}`);
+      assert.equal(otherMarkdown(), markdown(), `${locale}/${slug}: its Markdown twin`);
     }
   }
   assert.deepEqual(read.site.translations, single.translations);

@@ -35,6 +35,9 @@ for (const [env, variable] of [
   [{ SENTRY_DSN: 'https://key@example.com/42', SENTRY_TRACES_SAMPLE_RATE: '2' }, 'SENTRY_TRACES_SAMPLE_RATE'],
   [{ MONITORING_PATH: 'monitoring' }, 'MONITORING_PATH'],
   [{ MONITORING_MAX_BYTES: '5MB' }, 'MONITORING_MAX_BYTES'],
+  [{ EDIT_URL: 'javascript:alert(1)//{path}' }, 'EDIT_URL'],
+  [{ EDIT_URL: 'github.com/org/repo/edit/main/{path}' }, 'EDIT_URL'],
+  [{ EDIT_URL: 'https://github.com/org/repo/edit/main/' }, 'EDIT_URL'],
 ] as const) {
   test(`a bad ${variable} (${Object.values(env)[0]}) is refused with a message naming it`, () => {
     assert.throws(

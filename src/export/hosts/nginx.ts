@@ -1,6 +1,7 @@
 import { ATOM_TYPE } from '../../routes/feed.ts';
 import { ExportError, fileForPath } from '../files.ts';
 import type { HostTables } from './tables.ts';
+import { MARKDOWN_TYPE } from '../../server/site/llms.ts';
 
 /**
  * nginx, in two files the operator includes from their own configuration, which keeps
@@ -208,6 +209,9 @@ export function nginxServerConf(tables: HostTables): string {
     '    location = /robots.txt {',
     ...headers('$polysite_cache'),
     '    }',
+    '    location = /llms.txt {',
+    ...headers('$polysite_cache'),
+    '    }',
   ];
   // A feed is `application/atom+xml`, as the server says, not the XML its extension would make it.
   for (const path of tables.feeds) {
@@ -232,6 +236,17 @@ export function nginxServerConf(tables: HostTables): string {
       ...headers('$polysite_cache'),
       `        error_page 404 /${locale}/404.html;`,
       '        try_files $uri.html =404;',
+      // Each page's Markdown twin and the locale's llms.txt files (site/llms.ts), as the server types them.
+      '        location ~ \\.md$ {',
+      ...headers('$polysite_cache', '            '),
+      '            types { }',
+      `            default_type "${MARKDOWN_TYPE}";`,
+      '            try_files $uri =404;',
+      '        }',
+      '        location ~ /llms(-full)?\\.txt$ {',
+      ...headers('$polysite_cache', '            '),
+      '            try_files $uri =404;',
+      '        }',
       '    }',
       // Asked for by name, it is a 404 too (the server has no page at that path): with itself as the page.
       `    location = /${locale}/404.html {`,

@@ -49,6 +49,8 @@ export function searchPageData({ build, intl, chrome: { nav, ...shared }, locale
     locales: locales.map((link) => ({ locale: link.locale, name: link.name, path: searchPath(link.locale, query), dir: link.dir })),
     fallback: null,
     outdated: null,
+    updated: null,
+    edit: null,
     screen: { kind: 'search', query, total, hits: hits.slice(0, PAGE_RESULTS) },
   };
 }

@@ -21,12 +21,26 @@ export type FrontMatter = {
   slug?: string;
   /** A share image of the page's own, instead of its locale's (see share previews). */
   image?: string;
+  /** Not published: shown by `npm run dev` only (see loadSite's `drafts`). */
+  draft?: true;
 };
 
-const KNOWN = ['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image'];
+const KNOWN = ['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image', 'draft'];
 
 /** The file line the YAML starts on, after the opening `---`. */
 const YAML_FIRST_LINE = 2;
+
+/**
+ * Whether a page's text is marked `draft: true`, read without parsing it: for the
+ * locales a build thread does not compile, whose files it knows only by name (the
+ * thread that compiles each file checks its front matter in full).
+ */
+export function isDraftText(source: string): boolean {
+  const text = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  if (!text.startsWith('---\n')) return false;
+  const end = text.indexOf('\n---', 3);
+  return /^draft:[ \t]*true[ \t]*(#.*)?$/m.test(text.slice(4, end === -1 ? undefined : end));
+}
 
 /**
  * Splits `---\n<yaml>\n---\n<markdown>` and validates the YAML. Returns the body,
@@ -135,6 +149,7 @@ function validate(data: unknown, file: string, keyLines: Readonly<Record<string,
   const updated = day('updated');
   // A slug is checked against every other page's path later; here only that it is text.
   const slug = record.slug === undefined ? undefined : typeof record.slug === 'string' ? record.slug : fail('needs "slug" as text', 'slug');
+  if (record.draft !== undefined && typeof record.draft !== 'boolean') fail('"draft" must be true or false', 'draft');
   return {
     title: text('title', true)!,
     description: text('description', true)!,
@@ -145,6 +160,7 @@ function validate(data: unknown, file: string, keyLines: Readonly<Record<string,
     ...(record.author !== undefined && { author: text('author', true)! }),
     ...(slug !== undefined && { slug }),
     ...(record.image !== undefined && { image: text('image', true)! }),
+    ...(record.draft === true && { draft: true as const }),
   };
 }
 

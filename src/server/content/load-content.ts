@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ContentError } from './errors.ts';
 import { checkMessages, type MessageCatalog } from './messages.ts';
-import { loadSite, type Site } from './site.ts';
+import { type LoadSiteOptions, loadSite, type Site } from './site.ts';
 
 /**
  * The one check of an author's and translator's files, shared by `npm run build`
@@ -13,13 +13,13 @@ import { loadSite, type Site } from './site.ts';
  * and the dev server refuse exactly the same things with the same words.
  *
  * `serving`: compile only these locales' pages (see loadSite); the folder and message
- * checks cover every locale in every call.
+ * checks cover every locale in every call. `dates` and `drafts`: as loadSite takes them.
  */
 export function loadContent(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-  { serving }: { serving?: readonly string[] } = {},
+  options: Pick<LoadSiteOptions, 'serving' | 'dates' | 'drafts'> = {},
 ): { site: Site; messages: MessageCatalog } {
   const folders = localeFolderProblems(localesDir, locales);
   // Without its messages or its pages a locale cannot be checked further: say only that.
@@ -28,7 +28,7 @@ export function loadContent(
   const problems = [...messages.problems, ...messages.keys];
   let site: Site | undefined;
   try {
-    site = loadSite(localesDir, locales, defaultLocale, messages.catalog, serving ? { serving } : {});
+    site = loadSite(localesDir, locales, defaultLocale, messages.catalog, options);
   } catch (error) {
     if (error instanceof ContentError) problems.push(...error.problems);
     // A broken message may also break a label the pages use; the message's problem says why.

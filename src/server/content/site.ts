@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
-import { splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { contentDates } from './git-dates.ts';
+import { markdownTwin } from './markdown-twin.ts';
+import { isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
@@ -43,6 +45,12 @@ export type SourcePage = FrontMatter & {
    */
   headings: () => Heading[];
   /**
+   * The page as Markdown (its `.md` twin, llms-full.txt): its source with front matter
+   * reduced to title and description, links and images as the page renders them (paths
+   * in the serving locale). A function, as `html` is.
+   */
+  markdown: () => string;
+  /**
    * The text cut at its headings, for the search index the build makes. The built
    * snapshot leaves it out (the index files hold it), so a server started from a
    * build has it empty.
@@ -50,10 +58,18 @@ export type SourcePage = FrontMatter & {
   sections: Section[];
   textLength: number;
   file: string;
+  /** The file's path under the content folder, with `/` (`de/pages/docs/install.md`): what EDIT_URL's `{path}` becomes. */
+  sourcePath: string;
   /** The fingerprint of this page's own source text (see translation-record.ts). */
   fingerprint: string;
   /** For a translation: the source fingerprint its record holds; undefined when it has none. */
   recorded?: string;
+  /**
+   * When this file last changed: its last commit's author date from git (UTC ISO
+   * date-time), else its `updated:` front matter (a day), else unknown. Never the
+   * build's time. Kept in the built snapshot, so a server without .git shows it.
+   */
+  lastUpdated?: string;
   /** Made for a docs folder without index.md: its page is the list of its pages (folder-pages.ts). */
   generated?: true;
 };
@@ -79,6 +95,7 @@ type Source = {
   body: string;
   bodyLine: number;
   slugLine: number;
+  sourcePath: string;
   /** A docs folder's page made for want of an index.md (folder-pages.ts). */
   generated?: true;
 };
@@ -108,7 +125,21 @@ export function createSiteMemo(): SiteMemo {
  * found by a call that serves its locale (the default locale's by every call).
  * `warn` hears what the author may want to fix but the build goes on with (a code
  * block in a language that is not highlighted), with its file and line.
+ * `dates`: each file's last change by its path under `localesDir` (git-dates.ts); by
+ * default read from git now (a build reads them once for all its threads).
+ * `drafts`: 'show' compiles pages marked `draft: true` as any other (`npm run dev`);
+ * 'hide' (the build, the server) leaves them out as if their files were not there, so
+ * a draft translation is served as the fallback, and a link to a draft from a
+ * published page is an error naming both files (in both modes: the build would fail).
  */
+export type LoadSiteOptions = {
+  serving?: readonly string[] | undefined;
+  warn?: (message: string) => void;
+  memo?: SiteMemo;
+  dates?: ReadonlyMap<string, string>;
+  drafts?: 'show' | 'hide';
+};
+
 export function loadSite(
   localesDir: string,
   locales: readonly string[],
@@ -118,7 +149,9 @@ export function loadSite(
     serving = locales,
     warn = (message) => console.warn(`warning: ${message}`),
     memo,
-  }: { serving?: readonly string[]; warn?: (message: string) => void; memo?: SiteMemo } = {},
+    dates = contentDates(localesDir, warn),
+    drafts = 'hide',
+  }: LoadSiteOptions = {},
 ): Site {
   const problems: string[] = [];
   // The labels the compiled HTML carries; a label that fails to format is the default locale's (said once).
@@ -132,6 +165,22 @@ export function loadSite(
   const read = locales.filter((locale) => reading.has(locale));
   const translations = new Map<string, string[]>();
   const sources: Source[] = [];
+  /** Hidden drafts that were read (their paths count for links); the file of every draft by key; every key with a file that is not one. */
+  const draftSources: Source[] = [];
+  const draftFiles = new Map<PageKey, string>();
+  const publishedKeys = new Set<PageKey>();
+  const hideDrafts = drafts === 'hide';
+  /** Where a file's page goes: published, or a draft shown or left out. */
+  const place = (locale: string, key: PageKey, display: string, draft: boolean, source?: Source) => {
+    if (draft) draftFiles.set(key, display);
+    else publishedKeys.add(key);
+    if (draft && hideDrafts) {
+      if (source) draftSources.push(source);
+      return;
+    }
+    translations.set(key, [...(translations.get(key) ?? []), locale]);
+    if (source) sources.push(source);
+  };
   for (const locale of locales) {
     const pagesDir = join(localesDir, locale, 'pages');
     // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
@@ -150,12 +199,15 @@ export function loadSite(
         continue;
       }
       files.set(key, display);
-      translations.set(key, [...(translations.get(key) ?? []), locale]);
-      if (!reading.has(locale)) continue;
+      if (!reading.has(locale)) {
+        // Known by name only (another thread compiles it): whether it is published, from its front matter's text.
+        place(locale, key, display, isDraftText(fileHead(file)));
+        continue;
+      }
       const stamp = memo && statStamp(file);
       const known = stamp ? memo.sources.get(file) : undefined;
       if (known && known.stamp === stamp) {
-        sources.push(known.source);
+        place(locale, key, display, known.source.front.draft === true, known.source);
         continue;
       }
       try {
@@ -171,8 +223,9 @@ export function loadSite(
           body,
           bodyLine,
           slugLine,
+          sourcePath: relative(localesDir, file).split(sep).join('/'),
         };
-        sources.push(source);
+        place(locale, key, display, data.draft === true, source);
         if (stamp) memo.sources.set(file, { stamp, source });
       } catch (error) {
         memo?.sources.delete(file);
@@ -202,9 +255,12 @@ export function loadSite(
         body: '',
         bodyLine: 1,
         slugLine: 1,
+        // No file to edit, and none to date.
+        sourcePath: '',
         generated: true,
       });
     }
+    publishedKeys.add(folder.key);
     translations.set(folder.key, [...new Set([...(translations.get(folder.key) ?? []), ...locales])]);
   }
 
@@ -223,24 +279,27 @@ export function loadSite(
     return record && Object.hasOwn(record, key) ? { recorded: record[key]! } : {};
   };
 
-  const { slugs, problems: pathProblems } = localizeSlugs(
-    sources.map(({ locale, key, file, front, slugLine }) => ({ locale, key, file, slug: front.slug, slugLine })),
-    read,
-    defaultLocale,
-  );
+  const slugSource = ({ locale, key, file, front, slugLine }: Source) => ({ locale, key, file, slug: front.slug, slugLine });
+  const { slugs, problems: pathProblems } = localizeSlugs(sources.map(slugSource), read, defaultLocale);
   problems.push(...pathProblems);
   // Authors link in the default locale's form (`/about`, or a page's key): the key it names, if any.
-  const defaultKeys = new Map([...slugs.get(defaultLocale)!].map(([key, path]) => [path, key]));
+  // A hidden draft's path is known too, to name it when a published page links to it; it is served at none.
+  const linkable = draftSources.length
+    ? localizeSlugs([...sources, ...draftSources].map(slugSource), [defaultLocale], defaultLocale).slugs
+    : slugs;
+  const defaultKeys = new Map([...linkable.get(defaultLocale)!].map(([key, path]) => [path, key]));
   const keyOfLink = (path: string): string | undefined => {
     const slug = safeDecode(path.replace(/^\/|\/$/g, ''));
-    return defaultKeys.get(slug) ?? (translations.has(slug) ? slug : undefined);
+    return defaultKeys.get(slug) ?? (translations.has(slug) || draftFiles.has(slug) ? slug : undefined);
   };
+  // What a relative link may name: a published page, or a draft (to say it is one).
+  const linkKeys = draftFiles.size ? new Map<string, unknown>([...translations, ...draftFiles]) : translations;
 
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
   const images = imageFinder(localesDir, defaultLocale);
   const fragments: FragmentLink[] = [];
   // Everything a page's HTML depends on besides its own source: every page's path (links are localized) and the labels.
-  const context = memo && compileContext(slugs, translations, labels);
+  const context = memo && compileContext(slugs, translations, labels, draftFiles.keys());
   /** A page's mistakes and fragment links join the site's (a reused page's too: they stop the load until it is fixed). */
   const settle = (source: Source, mistakes: readonly Mistake[], links: readonly FragmentLink[]) => {
     for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
@@ -250,9 +309,17 @@ export function loadSite(
     // A fallback compiles the default locale's text again: its own mistakes are reported once, where it is served as itself.
     const own = servingLocale === source.locale;
     const record = own ? recordOf(source.locale, source.key) : {};
+    // Per compile, not per source: a commit changes a date and not the file.
+    const lastUpdated = dates.get(source.sourcePath) ?? source.front.updated;
     const memoKey = `${servingLocale}\0${source.file}`;
     const kept = memo?.pages.get(memoKey);
-    if (kept && kept.source === source && kept.context === context && kept.page.recorded === record.recorded) {
+    if (
+      kept &&
+      kept.source === source &&
+      kept.context === context &&
+      kept.page.recorded === record.recorded &&
+      kept.page.lastUpdated === lastUpdated
+    ) {
       settle(source, kept.mistakes, kept.fragments);
       pages.get(servingLocale)!.set(source.key, kept.page);
       return;
@@ -267,7 +334,14 @@ export function loadSite(
     };
     const fragmentLink = (line: number, href: string, key: string, fragment: string) =>
       pageFragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
+    // Each link and image as written and as the page renders it: the Markdown twin is rewritten with them.
+    const rewritten = new Map<string, string>();
     const link = (href: string, line: number): string => {
+      const rendered = resolveLink(href, line);
+      rewritten.set(href, rendered);
+      return rendered;
+    };
+    const resolveLink = (href: string, line: number): string => {
       const cut = href.search(/[?#]/);
       const [path, rest] = cut === -1 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
       const fragment = rest.includes('#') ? rest.slice(rest.indexOf('#') + 1) : '';
@@ -277,9 +351,13 @@ export function loadSite(
       }
       const key = path.startsWith('/')
         ? (keyOfLink(path) ?? { problem: 'a page that exists in no locale' })
-        : relativeKey(source, path, translations);
+        : relativeKey(source, path, linkKeys);
       if (typeof key !== 'string') {
         report(line, `link to ${href}, ${key.problem}`);
+        return href;
+      }
+      if (!source.front.draft && !publishedKeys.has(key)) {
+        report(line, `link to ${href}, a draft (${draftFiles.get(key)}): publish it (remove "draft: true") or remove the link`);
         return href;
       }
       if (fragment) fragmentLink(line, href, key, fragment);
@@ -289,6 +367,7 @@ export function loadSite(
     const image = (src: string, line: number) => {
       const found = images(source, src);
       if ('problem' in found) report(line, `image ${src}: ${found.problem}`);
+      if ('image' in found) rewritten.set(src, found.image.src);
       return 'image' in found ? found.image : undefined;
     };
     const {
@@ -314,11 +393,14 @@ export function loadSite(
       contentLocale: source.locale,
       html: utf8Text(html),
       headings: () => headings,
+      markdown: utf8Text(markdownTwin(source.front, source.body, rewritten)),
       sections: sectionsOf(tokens),
       textLength: textLength(source.body),
       file: source.file,
+      sourcePath: source.sourcePath,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
       ...record,
+      ...(lastUpdated !== undefined && { lastUpdated }),
       ...(source.generated && { generated: true }),
     };
     pages.get(servingLocale)!.set(source.key, page);
@@ -352,8 +434,11 @@ function compileContext(
   slugs: ReadonlyMap<string, ReadonlyMap<string, string>>,
   translations: ReadonlyMap<string, unknown>,
   labels: ReadonlyMap<string, MarkdownLabels>,
+  drafts: Iterable<string>,
 ): string {
   const hash = createHash('sha256');
+  // A link to a draft is a mistake: which pages are drafts is part of every page's compile.
+  for (const key of drafts) hash.update(`draft\0${key}\n`);
   for (const [locale, served] of slugs) for (const [key, path] of served) hash.update(`${locale}\0${key}\0${path}\n`);
   for (const slug of translations.keys()) hash.update(`${slug}\n`);
   for (const [locale, label] of labels) hash.update(`${locale}\0${label.table(1)}\0${label.code(1)}\0${label.headingLink('h')}\n`);
@@ -413,6 +498,20 @@ function listMarkdown(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
 }
+
+/** A file's first bytes, where its front matter is: a build thread reads all of each other locale's files for it. */
+function fileHead(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.allocUnsafe(FRONT_MATTER_BYTES);
+    return head.toString('utf8', 0, readSync(fd, head, 0, FRONT_MATTER_BYTES, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Front matter longer than this is read in part for `draft:` in fileHead (the key is near the top in practice). */
+const FRONT_MATTER_BYTES = 4096;
 
 function safeDecode(value: string): string {
   try {

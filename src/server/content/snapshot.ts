@@ -21,15 +21,18 @@ import type { Site, SourcePage } from './site.ts';
 
 export const SNAPSHOT_FILE = 'content.json';
 export const BODIES_FILE = 'content.html';
-/** Changed with the layout of either file: 2 has per-locale starts and each page's headings after its HTML. */
-const FORMAT = 2;
+/**
+ * Changed with the layout of either file: 2 has per-locale starts and each page's headings
+ * after its HTML; 3 each page's last change; 4 its Markdown twin after its headings.
+ */
+const FORMAT = 4;
 
 /**
  * A page without its HTML and headings, and where they are in the bodies file: [byte
  * offset from its locale's start, byte length of the HTML, byte length of the headings
  * (JSON), which follow the HTML].
  */
-type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'sections'> & { at: [number, number, number] };
+type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections'> & { at: [number, number, number, number] };
 
 /** The first line: everything but the pages, which follow, one `[locale, StoredPage]` per line. */
 type Header = {
@@ -74,12 +77,13 @@ export function snapshotPart(site: Site, locale: string): SnapshotPart {
   const lines: string[] = [];
   let offset = 0;
   // The section text is left out: the search index files the build writes hold it.
-  for (const { html, headings, sections: _sections, ...page } of site.pages.get(locale)!.values()) {
+  for (const { html, headings, markdown, sections: _sections, ...page } of site.pages.get(locale)!.values()) {
     const body = Buffer.from(html());
     const headingsJson = Buffer.from(JSON.stringify(headings()));
-    bodies.push(body, headingsJson);
-    const stored: StoredPage = { ...page, at: [offset, body.length, headingsJson.length] };
-    offset += body.length + headingsJson.length;
+    const twin = Buffer.from(markdown());
+    bodies.push(body, headingsJson, twin);
+    const stored: StoredPage = { ...page, at: [offset, body.length, headingsJson.length, twin.length] };
+    offset += body.length + headingsJson.length + twin.length;
     lines.push(JSON.stringify([locale, stored]));
   }
   return { locale, lines: lines.join('\n'), bodies: Buffer.concat(bodies) };
@@ -169,13 +173,14 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
   for (let line = lineAt(file, 0); line.next < file.length; ) {
     line = lineAt(file, line.next);
     const [locale, { at, ...page }] = JSON.parse(line.text) as [string, StoredPage];
-    const [offset, htmlBytes, headingsBytes] = at;
+    const [offset, htmlBytes, headingsBytes, markdownBytes] = at;
     const start = starts.get(locale)! + offset;
     pages.get(locale)!.set(page.key, {
       ...page,
       sections: [],
       html: () => read(start, htmlBytes),
       headings: () => JSON.parse(read(start + htmlBytes, headingsBytes)),
+      markdown: () => read(start + htmlBytes + headingsBytes, markdownBytes),
     });
   }
   return {

@@ -11,6 +11,7 @@ import { HttpError } from './errors.ts';
 import { createEdgeApp } from './edge-app.ts';
 import { styleHashSource } from './security-headers.ts';
 import { feedMiddleware } from '../pages/feed-route.ts';
+import { llmsMiddleware } from '../pages/llms-route.ts';
 import { FIXED_ROUTES } from './fixed-routes.ts';
 import { healthMiddleware } from './health.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -167,6 +168,8 @@ export function createApp({ config, site, log, lifecycle, relay }: AppParts, cac
   app.use(fixed.routes());
   // Each locale's Atom feed, under its blog's path (which may be localized): an exact-path lookup.
   app.use(feedMiddleware(site.feeds, policy));
+  // llms.txt and each page's Markdown twin: exact paths too.
+  app.use(llmsMiddleware(site.llms, policy));
 
   const monitoring = browserMonitoring(config, site.manifest.build);
   app.use(

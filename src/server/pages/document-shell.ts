@@ -8,14 +8,15 @@ import {
 import type { HeadTag, PageData } from '../../routes/types.ts';
 import { escapeHtml } from '../escape-html.ts';
 import type { Manifest } from '../site/manifest.ts';
+import { THEME_SCRIPT } from '../http/theme-script.ts';
 
 /**
  * The HTML document around the app, as two strings: everything before #root
  * (the head, and the progress bar and announcer the client drives by hand) and
  * everything after it (the embedded page data and the entry script). The browser
  * hydrates #root only, so React renders just that part (render.ts); the shell is
- * plain text, made without React. No inline script: the data is JSON in a
- * non-executed script element (CSP friendly).
+ * plain text, made without React. One inline script, the theme's, allowed by its
+ * hash in the CSP (theme-script.ts); the data is JSON in a non-executed script element.
  */
 export type DocumentShell = { before: string; after: string };
 
@@ -36,6 +37,9 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
   return [
     `<!DOCTYPE html><html lang="${attr(locale)}" dir="${dir}"><head>`,
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    // Before the stylesheet, so the page is painted in the reader's theme from the start; and
+    // before the title, outside the run of per-page elements a client navigation rewrites.
+    `<script>${THEME_SCRIPT}</script>`,
     `<title>${escapeHtml(head.title)}</title>`,
     // From here to the icon: the elements that depend on the page, and only those
     // (src/client/head.ts replaces exactly this run after a client navigation).

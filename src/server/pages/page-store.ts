@@ -5,7 +5,7 @@ import { makeServerIntls } from '../site/server-intl.ts';
 import { SECTIONS } from '../../routes/layout.tsx';
 import type { SearchResults } from '../../routes/search/engine.ts';
 import { searchPageData } from '../../routes/search/page.ts';
-import type { Head, LocaleLink, NavEntry, PageData } from '../../routes/types.ts';
+import type { Head, LocaleLink, NavEntry, PageData, PageDate } from '../../routes/types.ts';
 import type { Site, SourcePage } from '../content/site.ts';
 import type { PageKey } from '../content/paths.ts';
 import { BoundedCache } from '../http/bounded-cache.ts';
@@ -14,6 +14,7 @@ import type { MessageCatalog } from '../content/messages.ts';
 import { screenMaker } from './screen-data.ts';
 import { translationStatus } from '../content/translation-record.ts';
 import { makeShareTags, type ShareTagMaker } from '../site/share-tags.ts';
+import { twinPath } from '../site/llms.ts';
 
 /**
  * Every page of every locale as ready-to-render PageData. Start-up indexes the
@@ -38,7 +39,7 @@ export type PageStore = {
    * (percent-encoded, as in URLs) and the locales that really translate it: the
    * sitemap's and the export's source.
    */
-  entries(): Iterable<{ locale: string; key: PageKey; path: string; translated: readonly string[] }>;
+  entries(): Iterable<{ locale: string; key: PageKey; path: string; translated: readonly string[]; lastUpdated: string | undefined }>;
 };
 
 type Options = {
@@ -52,6 +53,8 @@ type Options = {
   maxCachedChars?: number;
   /** Open Graph, Twitter, feed and JSON-LD head tags (share-tags.ts); by default without images, feeds or breadcrumbs. */
   share?: ShareTagMaker;
+  /** EDIT_URL: where a page's file is edited, `{path}` its path under the content folder; null for no link. */
+  editUrl?: string | null;
 };
 
 const DEFAULT_MAX_CACHED_CHARS = MEMORY_BOUNDS.pageDataChars;
@@ -64,6 +67,7 @@ export function buildPageStore({
   build,
   maxCachedChars = DEFAULT_MAX_CACHED_CHARS,
   share = makeShareTags({ publicUrl, images: {}, links: { pathOf: site.paths.pathOf, feedOf: () => null } }),
+  editUrl = null,
 }: Options): PageStore {
   const bundles = new Map(site.locales.map((locale) => [locale, localeMessages(locale, messages, site.defaultLocale)]));
   const autonyms = new Map(site.locales.map((locale) => [locale, capitalise(languageName(intls.get(locale)!, locale), locale)]));
@@ -83,6 +87,8 @@ export function buildPageStore({
       const intl = intls.get(locale)!;
       const screenFor = screenMaker(intl, site.pages.get(locale)!);
       const nameOf = (code: string) => languageName(intl, code);
+      const dateOf = (iso: string | undefined): PageDate | undefined =>
+        iso === undefined ? undefined : { iso, text: intl.formatDate(new Date(iso), { dateStyle: 'long', timeZone: 'UTC' }) };
       const make = (page: SourcePage): PageData | null => {
         const screen = screenFor(page);
         if (!screen) return null;
@@ -104,6 +110,9 @@ export function buildPageStore({
                   original: nameOf(page.contentLocale),
                 },
           outdated: outdatedNotice(page),
+          updated: dateOf(page.lastUpdated) ?? null,
+          edit: editUrl === null || page.generated ? null : { href: editUrl.replaceAll('{path}', encodeURI(page.sourcePath)) },
+          ...(page.draft && { draft: true as const }),
           screen,
         };
       };
@@ -112,11 +121,13 @@ export function buildPageStore({
         const source = defaultPages.get(page.key);
         if (locale === site.defaultLocale || page.contentLocale !== locale || !source) return null;
         if (translationStatus(true, page.recorded, source.fingerprint) !== 'outdated') return null;
-        return {
-          lang: site.defaultLocale,
-          original: nameOf(site.defaultLocale),
-          path: paths.pathOf(site.defaultLocale, page.key),
-        };
+        const notice = { lang: site.defaultLocale, original: nameOf(site.defaultLocale), path: paths.pathOf(site.defaultLocale, page.key) };
+        // "Changed on …; this translation is from …" only when it is so: a date either lacks, or an original
+        // older than its translation (a record gone stale another way), says nothing a reader can use.
+        const { lastUpdated: changed } = source;
+        const { lastUpdated: translated } = page;
+        if (changed === undefined || translated === undefined || !(Date.parse(changed) > Date.parse(translated))) return notice;
+        return { ...notice, changed: dateOf(changed)!, translated: dateOf(translated)! };
       };
       return [locale, make];
     }),
@@ -168,6 +179,8 @@ export function buildPageStore({
         locales: switcherFor(''),
         fallback: null,
         outdated: null,
+        updated: null,
+        edit: null,
         screen: { kind: 'not-found', path },
       };
     },
@@ -179,8 +192,14 @@ export function buildPageStore({
     messages: (locale) => bundles.get(locale)!,
     *entries() {
       for (const [locale, pages] of site.pages) {
-        for (const key of pages.keys())
-          yield { locale, key, path: paths.pathOf(locale, key), translated: site.translations.get(key) ?? [] };
+        for (const [key, page] of pages)
+          yield {
+            locale,
+            key,
+            path: paths.pathOf(locale, key),
+            translated: site.translations.get(key) ?? [],
+            lastUpdated: page.lastUpdated,
+          };
       }
     },
   };
@@ -209,7 +228,10 @@ function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: strin
     canonical: publicUrl + paths.pathOf(page.contentLocale, page.key),
     alternates,
   };
-  return { ...head, ...share.page(page, intl, head, site.pages.get(intl.locale)!) };
+  const shared = share.page(page, intl, head, site.pages.get(intl.locale)!);
+  // The page as Markdown, for tools and language models (site/llms.ts).
+  const twin = { rel: 'alternate', type: 'text/markdown', href: twinPath(paths.pathOf(intl.locale, page.key), intl.locale) };
+  return { ...head, ...shared, links: [...shared.links, twin] };
 }
 
 function localeLinks(site: Site, key: PageKey, autonyms: Map<string, string>): LocaleLink[] {

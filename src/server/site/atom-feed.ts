@@ -35,7 +35,7 @@ export type FeedInput = {
 
 /** The Atom document. `updated` is the newest entry's; a blog with no posts yet says the epoch (Atom requires a date). */
 export function atomFeed(feed: FeedInput): string {
-  const updated = feed.entries.reduce((latest, entry) => (entry.updated > latest ? entry.updated : latest), '1970-01-01');
+  const updated = feed.entries.reduce((latest, entry) => later(entry.updated, latest), '1970-01-01');
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
     `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${xml(feed.language)}">`,
@@ -71,9 +71,9 @@ function element(name: string, text: string): string {
   return `<${name}>${xml(text)}</${name}>`;
 }
 
-/** Atom dates are RFC 3339 date-times; our days are UTC midnights, as the pages show them. */
+/** Atom dates are RFC 3339 date-times: a day (front matter) is its UTC midnight, as the pages show it; a date-time (git's) is kept. */
 function dateTime(day: string): string {
-  return `${day}T00:00:00Z`;
+  return day.includes('T') ? day : `${day}T00:00:00Z`;
 }
 
 // Characters XML 1.0 cannot hold at all (C0 controls but tab and line breaks,
@@ -83,4 +83,9 @@ const NOT_XML = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10F
 /** Text for an element or a double-quoted attribute: escaped as in HTML (the same five characters), after dropping what XML cannot hold. */
 export function xml(text: string): string {
   return escapeHtml(text.replace(NOT_XML, ''));
+}
+
+/** The later of two dates, each a day (`2026-06-12`) or a UTC date-time (`2026-06-12T10:00:00Z`). */
+export function later(a: string, b: string): string {
+  return Date.parse(a) >= Date.parse(b) ? a : b;
 }

@@ -3,7 +3,7 @@ import { feedPath } from '../../routes/feed.ts';
 import { matchRoute } from '../../routes/match.ts';
 import { StoredBody } from '../http/stored-body.ts';
 import type { Site, SourcePage } from '../content/site.ts';
-import { atomFeed, type FeedEntry } from './atom-feed.ts';
+import { atomFeed, type FeedEntry, later } from './atom-feed.ts';
 import type { FeedLink } from './share-tags.ts';
 
 /** Entries a feed holds: the newest posts. A feed is a window on the blog, not its archive. */
@@ -95,8 +95,9 @@ function entryOf(
     url,
     summary: post.description,
     published: post.date,
-    // Atom requires `updated`; a post with no date at all says the epoch rather than a date it never had.
-    updated: post.updated ?? post.date ?? '1970-01-01',
+    // Atom requires `updated`: its last change (git, else `updated:`), never before it was published;
+    // a post with no date at all says the epoch rather than a date it never had.
+    updated: later(post.lastUpdated ?? post.date ?? '1970-01-01', post.date ?? '1970-01-01'),
     author: post.author,
     language: post.contentLocale === locale ? undefined : post.contentLocale,
   };

@@ -15,6 +15,7 @@ import type { Site } from '../content/site.ts';
 import type { MessageCatalog } from '../content/messages.ts';
 import type { Logger } from '../http/log.ts';
 import { makeServerIntls } from './server-intl.ts';
+import { buildLlmsFiles, type LlmsFiles } from './llms.ts';
 
 /** Everything start-up prepares so that requests only look things up. */
 export type PreparedSite = {
@@ -27,6 +28,8 @@ export type PreparedSite = {
   sitemap: () => StoredBody;
   robots: StoredBody;
   feeds: Feeds;
+  /** llms.txt, llms-full.txt and each page's Markdown twin, per locale. */
+  llms: LlmsFiles;
 };
 
 /** `log`: where a message that fails to format is reported (once per locale and key); stderr without one. */
@@ -54,7 +57,15 @@ export function prepareContent(
     links: { pathOf: site.paths.pathOf, feedOf: feeds.linkOf },
     defaultLocale: config.defaultLocale,
   });
-  const store = buildPageStore({ site, messages, intls, publicUrl: config.publicUrl, build: manifest.build, share });
+  const store = buildPageStore({
+    site,
+    messages,
+    intls,
+    publicUrl: config.publicUrl,
+    build: manifest.build,
+    share,
+    editUrl: config.editUrl,
+  });
   const search = prepareSearch({
     site,
     manifest,
@@ -72,6 +83,7 @@ export function prepareContent(
     sitemap: once(() => new StoredBody(Buffer.from(buildSitemap(store, site.paths, config.publicUrl)))),
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
     feeds,
+    llms: buildLlmsFiles({ site, intls, publicUrl: config.publicUrl }),
   };
 }
 
@@ -79,13 +91,14 @@ export function prepareContent(
  * The content as built, when the folder is unchanged since the build; otherwise
  * compiled now (the Markdown and messages modules are loaded only then).
  */
-async function loadContent({ localesDir, locales, defaultLocale, distDir }: Config): Promise<LoadedContent> {
-  const snapshot = readSnapshot(distDir, contentFingerprint(localesDir, locales, defaultLocale));
+async function loadContent({ localesDir, locales, defaultLocale, distDir, drafts }: Config): Promise<LoadedContent> {
+  // The build leaves drafts out: a server that shows them compiles the content itself.
+  const snapshot = drafts === 'hide' ? readSnapshot(distDir, contentFingerprint(localesDir, locales, defaultLocale)) : null;
   // `built`: the content is what the build compiled (and indexed for search).
   if (snapshot) return { ...snapshot, built: true };
   // The same check as the build's (content/load-content.ts): start-up refuses what the build refuses.
   const { loadContent: check } = await import('../content/load-content.ts');
-  return { ...check(localesDir, locales, defaultLocale), built: false };
+  return { ...check(localesDir, locales, defaultLocale, { drafts }), built: false };
 }
 
 function once<T>(make: () => T): () => T {

@@ -138,7 +138,7 @@ export function makeShareTags({ publicUrl, images, links, defaultLocale }: Share
         canonical: head.canonical,
         alternates: head.alternates,
         date: page.date,
-        updated: page.updated,
+        updated: page.lastUpdated,
         author: page.author,
         image: image && {
           url: publicUrl + image.path,

@@ -10,7 +10,7 @@ import type { PageStore } from '../pages/page-store.ts';
  */
 export function buildSitemap(store: PageStore, paths: SitePaths, publicUrl: string): string {
   const urls: string[] = [];
-  for (const { locale, key, path, translated } of store.entries()) {
+  for (const { locale, key, path, translated, lastUpdated } of store.entries()) {
     if (!translated.includes(locale)) continue;
     // The same alternates as the page's head: each real translation, and x-default when the default locale has it.
     const hreflangs = translated.includes(paths.defaultLocale) ? [...translated, 'x-default'] : translated;
@@ -20,7 +20,8 @@ export function buildSitemap(store: PageStore, paths: SitePaths, publicUrl: stri
         return `<xhtml:link rel="alternate" hreflang="${other}" href="${escapeHtml(href)}"/>`;
       })
       .join('');
-    urls.push(`<url><loc>${escapeHtml(publicUrl + path)}</loc>${alternates}</url>`);
+    const lastmod = lastUpdated ? `<lastmod>${escapeHtml(lastUpdated)}</lastmod>` : '';
+    urls.push(`<url><loc>${escapeHtml(publicUrl + path)}</loc>${lastmod}${alternates}</url>`);
   }
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +

@@ -76,6 +76,18 @@ test('diff lines: a trailing [!code ++] or [!code --] comment marks the line and
   ]);
 });
 
+test('an escaped notation [!!code ++] is shown as [!code ++] and marks nothing, so a page can show the notation itself', () => {
+  const { html } = render('````md\n```ts\nconst a = 1; // [!!code --]\nconst a = 2; # [!!code ++]\n```\n````\n');
+  assert.deepEqual(lines(html), [
+    ['line', '```ts'],
+    ['line', 'const a = 1; // [!code --]'],
+    ['line', 'const a = 2; # [!code ++]'],
+    ['line', '```'],
+  ]);
+  const shown = render('```ts\nconst a = 1; // [!!code --]\n```\n').html;
+  assert.deepEqual(lines(shown), [['line', 'const a = 1; // [!code --]']]);
+});
+
 test('a title is escaped, and an unknown option is a warning', () => {
   const { html, warnings } = render('```ts title="<b>x</b>" wrap\nx\n```\n');
   assert.match(html, /<span class="code-title">&lt;b&gt;x&lt;\/b&gt;<\/span>/);

@@ -33,12 +33,13 @@ test('a written snapshot reads back as the same site, every page and its HTML', 
     const back: ReadonlyMap<string, SourcePage> = loaded.site.pages.get(locale)!;
     assert.deepEqual([...back.keys()], [...written.keys()], locale);
     for (const [slug, page] of written) {
-      const { html, headings, sections: _sections, ...rest } = page;
-      const { html: readHtml, headings: readHeadings, sections, ...readRest } = back.get(slug)!;
+      const { html, headings, markdown, sections: _sections, ...rest } = page;
+      const { html: readHtml, headings: readHeadings, markdown: readMarkdown, sections, ...readRest } = back.get(slug)!;
       assert.deepEqual(readRest, rest, `${locale}/${slug}`);
       assert.deepEqual(sections, [], 'section text stays in the search index files');
       assert.equal(readHtml(), html(), `${locale}/${slug}`);
       assert.deepEqual(readHeadings(), headings(), `${locale}/${slug}`);
+      assert.equal(readMarkdown(), markdown(), `${locale}/${slug}: its Markdown twin`);
     }
   }
   const long = loaded.site.pages.get('en')!.get('docs/long')!.html();

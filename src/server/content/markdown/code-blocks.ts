@@ -13,7 +13,8 @@ import type { MarkdownEnv } from './env.ts';
  * - `showLineNumbers` (or `:line-numbers`) numbers the lines (by CSS, so they are never copied).
  * Diff lines: in the `diff` language, lines that start with `+` or `-`; in any language,
  * a trailing comment `// [!code ++]` or `# [!code --]` (any comment style), which is
- * removed from the shown line.
+ * removed from the shown line. `[!!code ++]` is shown as `[!code ++]` and marks nothing,
+ * so a page can show the notation's source (Shiki's escape).
  * Code stays left-to-right in right-to-left pages (`dir="ltr"`).
  */
 export function codeBlocks(md: MarkdownIt): void {
@@ -64,6 +65,8 @@ const PLAIN_TEXT = new Set(['text', 'txt', 'plain', 'plaintext']);
 
 /** `// [!code ++]`, `# [!code --]`, `<!-- [!code ++] -->`, `/* [!code --] *\/`, `-- [!code ++]` at a line's end. */
 const NOTATION = /\s*(?:\/\/|#|<!--|\/\*|--|;)\s*\[!code (\+\+|--)\]\s*(?:-->|\*\/)?\s*$/;
+/** The same with `[!!code`: the notation written out, shown with one `!`. */
+const ESCAPED_NOTATION = /((?:\/\/|#|<!--|\/\*|--|;)\s*\[!)!(code (?:\+\+|--)\]\s*(?:-->|\*\/)?\s*)$/;
 
 function renderCode(content: string, info: FenceInfo, env: MarkdownEnv, line: number): string {
   const source = content.endsWith('\n') ? content.slice(0, -1) : content;
@@ -76,6 +79,10 @@ function renderCode(content: string, info: FenceInfo, env: MarkdownEnv, line: nu
       if (notation) {
         diffs.push(notation[1] === '++' ? 'add' : 'remove');
         return text.slice(0, notation.index);
+      }
+      if (ESCAPED_NOTATION.test(text)) {
+        diffs.push('');
+        return text.replace(ESCAPED_NOTATION, '$1$2');
       }
       diffs.push(isDiff && /^\+(?!\+\+ )/.test(text) ? 'add' : isDiff && /^-(?!-- )/.test(text) ? 'remove' : '');
       return text;

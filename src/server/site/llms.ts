@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { languageName, type SiteIntl } from '../../i18n/intl.ts';
+import type { Site, SourcePage } from '../content/site.ts';
+
+// Markdown for tools and language models, per locale (the llms.txt proposal,
+// https://llmstxt.org): `/<locale>/llms.txt` lists the locale's pages by section with
+// title, URL and description; `/llms.txt` is the default locale's; `/<locale>/llms-full.txt`
+// is every page's Markdown in one file; and each page has a Markdown twin at its path
+// plus `.md` (`/de/docs/anleitungen/installation.md`; a locale's home at
+// `/<locale>/index.md`). Neither is in the sitemap (it lists pages for search engines);
+// each page's head names its twin (`<link rel="alternate" type="text/markdown">`).
+
+export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+export const LLMS_TYPE = 'text/plain; charset=utf-8';
+
+/** llms-full.txt stops adding pages past this many bytes, and says where the rest is. */
+export const LLMS_FULL_MAX_BYTES = 20 * 1024 * 1024;
+
+/** One answer: its content type and body (a stream for llms-full.txt, made as it is sent). */
+export type LlmsAnswer = { type: string; body: () => string | Readable };
+
+export type LlmsFiles = {
+  /** The file at this exact path (percent-encoded, as pages are served), if any. */
+  at(path: string): LlmsAnswer | undefined;
+  /** Every path it answers: what a static export writes. */
+  paths(): Iterable<string>;
+};
+
+/** A page's Markdown twin: its path plus `.md`; a locale's home (`/de`) has `/de/index.md`. */
+export function twinPath(pagePath: string, locale: string): string {
+  return pagePath === `/${locale}` ? `${pagePath}/index.md` : `${pagePath}.md`;
+}
+
+type Options = {
+  site: Site;
+  intls: ReadonlyMap<string, SiteIntl>;
+  publicUrl: string;
+};
+
+export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
+  const { pathOf } = site.paths;
+  // Twins by path: a lookup, as pages are.
+  const twins = new Map<string, SourcePage>();
+  for (const [locale, pages] of site.pages) for (const [key, page] of pages) twins.set(twinPath(pathOf(locale, key), locale), page);
+  const indexes = new Map<string, string>();
+  const indexOf = (locale: string) => {
+    let text = indexes.get(locale);
+    if (text === undefined) {
+      text = llmsIndex(locale, site, intls.get(locale)!, publicUrl);
+      indexes.set(locale, text);
+    }
+    return text;
+  };
+  const files = new Map<string, LlmsAnswer>();
+  for (const locale of site.locales) {
+    files.set(`/${locale}/llms.txt`, { type: LLMS_TYPE, body: () => indexOf(locale) });
+    files.set(`/${locale}/llms-full.txt`, { type: LLMS_TYPE, body: () => Readable.from(llmsFull(locale, site, indexOf(locale))) });
+  }
+  files.set('/llms.txt', files.get(`/${site.defaultLocale}/llms.txt`)!);
+  return {
+    at(path) {
+      const file = files.get(path);
+      if (file) return file;
+      const page = path.endsWith('.md') ? twins.get(path) : undefined;
+      return page && { type: MARKDOWN_TYPE, body: () => page.markdown() };
+    },
+    *paths() {
+      yield* files.keys();
+      yield* twins.keys();
+    },
+  };
+}
+
+/** A strong validator for a body made from the content (the twins, llms.txt). */
+export function llmsEtag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** The sections of llms.txt, in order: docs, blog, then the other pages. */
+const SECTIONS = [
+  { label: 'nav.docs', has: (key: string) => key === 'docs' || key.startsWith('docs/') },
+  { label: 'nav.blog', has: (key: string) => key === 'blog' || key.startsWith('blog/') },
+  { label: 'llms.pages', has: () => true },
+];
+
+/**
+ * `# Site name`, `> tagline`, then an `## ` section per part of the site with a line per
+ * page: `- [Title](twin URL): description`, and for a page the locale shows in another
+ * language (a fallback), that language's name.
+ */
+function llmsIndex(locale: string, site: Site, intl: SiteIntl, publicUrl: string): string {
+  const t = (id: string) => intl.formatMessage({ id });
+  const lines = [`# ${t('site.name')}`, '', `> ${t('site.tagline')}`];
+  const left = [...site.pages.get(locale)!.values()];
+  for (const section of SECTIONS) {
+    const pages = left.filter((page) => section.has(page.key));
+    if (!pages.length) continue;
+    for (const page of pages) left.splice(left.indexOf(page), 1);
+    lines.push('', `## ${t(section.label)}`, '');
+    for (const page of pages) {
+      const url = publicUrl + twinPath(site.paths.pathOf(locale, page.key), locale);
+      const language = page.contentLocale === locale ? '' : ` (${languageName(intl, page.contentLocale)})`;
+      lines.push(`- [${oneLine(page.title)}](${url})${language}: ${oneLine(page.description)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** llms.txt, then every page's twin, until LLMS_FULL_MAX_BYTES; past it, a line saying where the rest is. */
+function* llmsFull(locale: string, site: Site, index: string): Generator<string> {
+  let bytes = Buffer.byteLength(index);
+  yield index;
+  for (const page of site.pages.get(locale)!.values()) {
+    const text = `\n${page.markdown()}`;
+    bytes += Buffer.byteLength(text);
+    if (bytes > LLMS_FULL_MAX_BYTES) {
+      yield `\n<!-- llms-full.txt stops at ${LLMS_FULL_MAX_BYTES / 1024 / 1024} MB: each page listed above is at its own .md URL. -->\n`;
+      return;
+    }
+    yield text;
+  }
+}
+
+/** Text for one Markdown list item: no line breaks, no `]` that would end the link text early. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/([[\]])/g, '\\$1');
+}

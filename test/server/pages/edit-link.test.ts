@@ -1,0 +1,64 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveApp } from '../../helpers/app.ts';
+import { bodyElements } from '../../helpers/html.ts';
+import { get } from '../../helpers/http.ts';
+import { makeLocales, makePage } from '../../helpers/content.ts';
+import { ROOT } from '../../helpers/server.ts';
+
+const realMessages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
+const EDIT_URL = 'https://git.example.test/org/site/edit/main/locales/{path}';
+
+function site() {
+  return makeLocales({
+    en: {
+      'messages.json': realMessages('en'),
+      'pages/index.md': makePage({ title: 'Home' }),
+      'pages/docs/install guide.md': makePage({ title: 'Install' }),
+      'pages/about.md': makePage({ title: 'About' }),
+    },
+    de: {
+      'messages.json': realMessages('de'),
+      'pages/index.md': makePage({ title: 'Start' }),
+      'pages/about.md': makePage({ title: 'Über uns', slug: 'ueber-uns' }),
+    },
+  });
+}
+
+const editLinks = (html: string) =>
+  bodyElements(html, (element) => element.tag === 'a' && element.attributes.rel === 'nofollow').map((a) => ({
+    href: a.attributes.href,
+    text: a.text,
+  }));
+
+let app: Awaited<ReturnType<typeof serveApp>>;
+before(async () => {
+  app = await serveApp({ LOCALES_DIR: site(), DEFAULT_LOCALE: 'en', EDIT_URL });
+});
+after(() => app.close());
+
+test("'Edit this page' links the file of the locale the reader is on, in that locale's words", async () => {
+  assert.deepEqual(editLinks((await get(app.url, '/en/about')).body), [
+    { href: 'https://git.example.test/org/site/edit/main/locales/en/pages/about.md', text: realMessages('en')['page.edit'] },
+  ]);
+  assert.deepEqual(editLinks((await get(app.url, '/de/ueber-uns')).body), [
+    { href: 'https://git.example.test/org/site/edit/main/locales/de/pages/about.md', text: realMessages('de')['page.edit'] },
+  ]);
+});
+
+test('a fallback page links the default locale file it shows, its path percent-encoded', async () => {
+  assert.deepEqual(editLinks((await get(app.url, '/de/docs/install%20guide')).body), [
+    { href: 'https://git.example.test/org/site/edit/main/locales/en/pages/docs/install%20guide.md', text: realMessages('de')['page.edit'] },
+  ]);
+});
+
+test('without EDIT_URL there is no edit link', async () => {
+  const plain = await serveApp({ LOCALES_DIR: site(), DEFAULT_LOCALE: 'en' });
+  try {
+    assert.deepEqual(editLinks((await get(plain.url, '/en/about')).body), []);
+  } finally {
+    plain.close();
+  }
+});
