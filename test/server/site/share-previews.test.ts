@@ -196,7 +196,8 @@ test('the page data carries the same head the document was written from', async 
       head.meta,
       path,
     );
-    const links = elements.filter((element) => element.tag === 'link' && element.attributes.type === 'application/atom+xml');
+    // The head's further links: the feed and the page's Markdown twin (the hreflang alternates have no type).
+    const links = elements.filter((element) => element.tag === 'link' && element.attributes.rel === 'alternate' && element.attributes.type);
     assert.deepEqual(
       links.map((element) => element.attributes),
       head.links,
