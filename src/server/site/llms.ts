@@ -32,6 +32,11 @@ export function twinPath(pagePath: string, locale: string): string {
   return pagePath === `/${locale}` ? `${pagePath}/index.md` : `${pagePath}.md`;
 }
 
+/** twinPath for a canonical page path whose locale is its first segment. */
+export function twinOfPagePath(pagePath: string): string {
+  return pagePath.indexOf('/', 1) === -1 ? `${pagePath}/index.md` : `${pagePath}.md`;
+}
+
 type Options = {
   site: Site;
   intls: ReadonlyMap<string, SiteIntl>;
