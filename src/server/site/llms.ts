@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { languageName, type SiteIntl } from '../../i18n/intl.ts';
+import { markdownTwin } from '../content/markdown-twin.ts';
 import type { Site, SourcePage } from '../content/site.ts';
 
 // Markdown for tools and language models, per locale (the llms.txt proposal,
@@ -46,8 +47,10 @@ type Options = {
 export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
   const { pathOf } = site.paths;
   // Twins by path: a lookup, as pages are.
-  const twins = new Map<string, SourcePage>();
-  for (const [locale, pages] of site.pages) for (const [key, page] of pages) twins.set(twinPath(pathOf(locale, key), locale), page);
+  const twins = new Map<string, { locale: string; page: SourcePage }>();
+  for (const [locale, pages] of site.pages)
+    for (const [key, page] of pages) twins.set(twinPath(pathOf(locale, key), locale), { locale, page });
+  const twinText = (locale: string, page: SourcePage) => twinOf(page, locale, site, publicUrl);
   const indexes = new Map<string, string>();
   const indexOf = (locale: string) => {
     let text = indexes.get(locale);
@@ -60,15 +63,18 @@ export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
   const files = new Map<string, LlmsAnswer>();
   for (const locale of site.locales) {
     files.set(`/${locale}/llms.txt`, { type: LLMS_TYPE, body: () => indexOf(locale) });
-    files.set(`/${locale}/llms-full.txt`, { type: LLMS_TYPE, body: () => Readable.from(llmsFull(locale, site, indexOf(locale))) });
+    files.set(`/${locale}/llms-full.txt`, {
+      type: LLMS_TYPE,
+      body: () => Readable.from(llmsFull(locale, site, indexOf(locale), (page) => twinText(locale, page))),
+    });
   }
   files.set('/llms.txt', files.get(`/${site.defaultLocale}/llms.txt`)!);
   return {
     at(path) {
       const file = files.get(path);
       if (file) return file;
-      const page = path.endsWith('.md') ? twins.get(path) : undefined;
-      return page && { type: MARKDOWN_TYPE, body: () => page.markdown() };
+      const twin = path.endsWith('.md') ? twins.get(path) : undefined;
+      return twin && { type: MARKDOWN_TYPE, body: () => twinText(twin.locale, twin.page) };
     },
     *paths() {
       yield* files.keys();
@@ -112,12 +118,30 @@ function llmsIndex(locale: string, site: Site, intl: SiteIntl, publicUrl: string
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * A page's twin as served: front matter with its title, description, the language its
+ * text is in, its canonical URL (a fallback's is the original's, as its HTML says) and
+ * when it last changed, then its flattened body.
+ */
+function twinOf(page: SourcePage, locale: string, site: Site, publicUrl: string): string {
+  return markdownTwin(
+    {
+      title: page.title,
+      description: page.description,
+      language: page.contentLocale,
+      canonical: publicUrl + site.paths.pathOf(page.contentLocale === locale ? locale : page.contentLocale, page.key),
+      lastUpdated: page.lastUpdated,
+    },
+    page.markdown(),
+  );
+}
+
 /** llms.txt, then every page's twin, until LLMS_FULL_MAX_BYTES; past it, a line saying where the rest is. */
-function* llmsFull(locale: string, site: Site, index: string): Generator<string> {
+function* llmsFull(locale: string, site: Site, index: string, twin: (page: SourcePage) => string): Generator<string> {
   let bytes = Buffer.byteLength(index);
   yield index;
   for (const page of site.pages.get(locale)!.values()) {
-    const text = `\n${page.markdown()}`;
+    const text = `\n${twin(page)}`;
     bytes += Buffer.byteLength(text);
     if (bytes > LLMS_FULL_MAX_BYTES) {
       yield `\n<!-- llms-full.txt stops at ${LLMS_FULL_MAX_BYTES / 1024 / 1024} MB: each page listed above is at its own .md URL. -->\n`;
