@@ -39,7 +39,7 @@ export type PageStore = {
    * (percent-encoded, as in URLs) and the locales that really translate it: the
    * sitemap's and the export's source.
    */
-  entries(): Iterable<{ locale: string; key: PageKey; path: string; translated: readonly string[]; lastUpdated: string | undefined }>;
+  entries(): Iterable<{ locale: string; key: PageKey; path: string; translated: readonly string[]; lastUpdated: string | undefined; unlisted?: true }>;
 };
 
 type Options = {
@@ -199,6 +199,7 @@ export function buildPageStore({
             path: paths.pathOf(locale, key),
             translated: site.translations.get(key) ?? [],
             lastUpdated: page.lastUpdated,
+            ...(page.unlisted && { unlisted: true as const }),
           };
       }
     },
@@ -231,7 +232,9 @@ function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: strin
   const shared = share.page(page, intl, head, site.pages.get(intl.locale)!);
   // The page as Markdown, for tools and language models (site/llms.ts).
   const twin = { rel: 'alternate', type: 'text/markdown', href: twinPath(paths.pathOf(intl.locale, page.key), intl.locale) };
-  return { ...head, ...shared, links: [...shared.links, twin] };
+  // Unlisted: reachable by its link, kept out of search engines as out of every list (a sitemap leaves a page out, it does not keep it out).
+  const meta = page.unlisted ? [{ name: 'robots', content: 'noindex' }, ...shared.meta] : shared.meta;
+  return { ...head, ...shared, meta, links: [...shared.links, twin] };
 }
 
 function localeLinks(site: Site, key: PageKey, autonyms: Map<string, string>): LocaleLink[] {

@@ -103,7 +103,7 @@ const SECTIONS = [
 function llmsIndex(locale: string, site: Site, intl: SiteIntl, publicUrl: string): string {
   const t = (id: string) => intl.formatMessage({ id });
   const lines = [`# ${t('site.name')}`, '', `> ${t('site.tagline')}`];
-  const left = [...site.pages.get(locale)!.values()];
+  const left = [...site.pages.get(locale)!.values()].filter((page) => !page.unlisted);
   for (const section of SECTIONS) {
     const pages = left.filter((page) => section.has(page.key));
     if (!pages.length) continue;
@@ -141,6 +141,7 @@ function* llmsFull(locale: string, site: Site, index: string, twin: (page: Sourc
   let bytes = Buffer.byteLength(index);
   yield index;
   for (const page of site.pages.get(locale)!.values()) {
+    if (page.unlisted) continue;
     const text = `\n${twin(page)}`;
     bytes += Buffer.byteLength(text);
     if (bytes > LLMS_FULL_MAX_BYTES) {
