@@ -54,7 +54,11 @@ type Container = { kind: 'callout' | 'tabs' | 'code-group'; marker: number };
 export function markdownTwinBody(body: string, rewritten: ReadonlyMap<string, string>, labels: TwinLabels): string {
   const target = (prefix: string, written: string) => {
     const bare = written.startsWith('<') ? written.slice(1, -1) : written;
-    const rendered = rewritten.get(bare) ?? rewritten.get(safeDecode(bare));
+    // An image for one theme (`x.png#gh-dark-mode-only`) is its file's asset, fragment kept.
+    const fragment = /#gh-(dark|light)-mode-only$/.exec(bare)?.[0] ?? '';
+    const file = bare.slice(0, bare.length - fragment.length);
+    const asset = rewritten.get(file) ?? rewritten.get(safeDecode(file));
+    const rendered = asset === undefined ? undefined : asset + fragment;
     if (rendered === undefined) return prefix + written;
     return prefix + (/[\s<>()]/.test(rendered) ? `<${rendered}>` : rendered);
   };

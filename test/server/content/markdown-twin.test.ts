@@ -54,6 +54,13 @@ describe('a twin flattens', () => {
   });
 });
 
+test("an image for one theme is its file's asset, with GitHub's fragment kept", () => {
+  assert.equal(
+    flat('![Dark](./x.png#gh-dark-mode-only)\n', { './x.png': '/assets/x-1.png' }),
+    '![Dark](/assets/x-1.png#gh-dark-mode-only)\n',
+  );
+});
+
 describe("a twin's front matter", () => {
   test('title, description, language, canonical URL and last updated, in that order; no date when none is known', () => {
     const front = { title: 'Install: it', description: 'How.', language: 'en', canonical: 'https://example.test/de/docs/install' };
