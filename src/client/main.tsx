@@ -28,6 +28,7 @@ function ClientApp({ store, messages }: { store: PageState; messages: LocaleMess
     // Copy buttons and tab lists: their script is loaded only for a page that has some.
     if (document.querySelector('.code-copy[hidden],.tabs:not([data-enhanced])'))
       import('./code-blocks.ts').then((code) => code.enhance(document), logAndReport);
+    if (document.querySelector('.copy-page[hidden]')) import('./copy-page.ts').then((copy) => copy.enhance(document), logAndReport);
   }, [state]);
   useEffect(() => {
     // Hydration committed: now the client navigation, a chunk of its own.

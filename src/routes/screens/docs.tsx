@@ -1,5 +1,6 @@
 import { useIntl } from '../../i18n/context.tsx';
 import { Content } from '../content.tsx';
+import { CopyPage } from '../copy-page.tsx';
 import { READ_BACK } from '../read-back.ts';
 import type { Heading, NavNode, ScreenData } from '../types.ts';
 import { Listing } from './docs-listing.tsx';
@@ -24,6 +25,7 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: '
       </details>
       <article className={data.toc.length > 0 ? 'docs-article with-toc' : 'docs-article'} lang={lang}>
         <h1 tabIndex={-1}>{data.title}</h1>
+        <CopyPage path={path} />
         {data.toc.length > 0 && (
           // In a fallback page the article is in another language than these words; the headings are in the article's.
           <details className="toc" key={path} lang={lang && intl.locale}>
