@@ -271,7 +271,8 @@ export function* searchSteps(
   for (let i = 0; i < sums.touchedCount; ) {
     const stop = Math.min(sums.touchedCount, i + left);
     const begun = i;
-    for (; i < stop; i++) groupSection(index, sums.touched[i]!, sums, grouped);
+    groupSections(index, sums, i, stop, grouped);
+    i = stop;
     if (spend(i - begun)) {
       yield;
       left = slice;
@@ -288,7 +289,8 @@ export function* searchSteps(
   for (let i = 0; i < pages.length; ) {
     const stop = Math.min(pages.length, i + left);
     const begun = i;
-    for (; i < stop; i++) top.offer(pages[i]!);
+    top.offerAll(pages, i, stop);
+    i = stop;
     if (spend(i - begun)) {
       yield;
       left = slice;
@@ -362,18 +364,21 @@ function addWordScores(sums: Sums, from: number, to: number, q: number): void {
 /** Pages as their sections are grouped: each page's best section and score, the query words it covers, the pages in the order found. */
 type Grouped = { best: Int32Array; score: Float64Array; covered: Uint16Array; pages: number[] };
 
-/** Section d into its page: a page is as good as its best section, and covers every query word any of its sections has. */
-function groupSection(index: SearchIndex, d: number, { scores, has }: Sums, grouped: Grouped): void {
-  // MiniSearch's final score: times the number of query terms the section has.
-  const score = scores[d]! * bitCount(has[d]!);
-  const p = index.docPages[d]!;
-  const best = grouped.best[p]!;
-  grouped.covered[p]! |= has[d]!;
-  if (best === -1) grouped.pages.push(p);
-  // Equal scores (a match in the title only): the earlier section, the top of the page.
-  if (best === -1 || score > grouped.score[p]! || (score === grouped.score[p]! && d < best)) {
-    grouped.best[p] = d;
-    grouped.score[p] = score;
+/** Sections touched[from, to) into their pages: a page is as good as its best section, and covers every query word any of its sections has. */
+function groupSections(index: SearchIndex, { scores, has, touched }: Sums, from: number, to: number, grouped: Grouped): void {
+  for (let i = from; i < to; i++) {
+    const d = touched[i]!;
+    // MiniSearch's final score: times the number of query terms the section has.
+    const score = scores[d]! * bitCount(has[d]!);
+    const p = index.docPages[d]!;
+    const best = grouped.best[p]!;
+    grouped.covered[p]! |= has[d]!;
+    if (best === -1) grouped.pages.push(p);
+    // Equal scores (a match in the title only): the earlier section, the top of the page.
+    if (best === -1 || score > grouped.score[p]! || (score === grouped.score[p]! && d < best)) {
+      grouped.best[p] = d;
+      grouped.score[p] = score;
+    }
   }
 }
 
@@ -389,6 +394,10 @@ class TopPages {
     private readonly limit: number,
     private readonly before: (a: number, b: number) => boolean,
   ) {}
+
+  offerAll(pages: readonly number[], from: number, to: number): void {
+    for (let i = from; i < to; i++) this.offer(pages[i]!);
+  }
 
   offer(p: number): void {
     const { heap, before } = this;
