@@ -13,7 +13,7 @@ import { cpus } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findChromium } from '../../test/helpers/browser.ts';
+import { CHROMIUM_FLAGS, findChromium } from '../../test/helpers/browser.ts';
 import { ROOT_DIR } from '../../src/server/config.ts';
 import { hasTaskset, median, startServer, stop } from './harness.ts';
 import { exited, startGroup } from './process-group.ts';
@@ -33,17 +33,6 @@ const SCREENS: [string, string][] = [
   ['about', '/about'],
   ['404', '/no-such-page'],
   ['search', '/search?q=install'],
-];
-
-/** The flags the browser tests launch Chromium with, headless. */
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
 ];
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -69,7 +58,10 @@ export async function lighthousePass(): Promise<void> {
   const server = await startServer({}, '/en');
   // Chromium gets every CPU, as a phone's browser would have its own: not the load generator's one CPU (harness.ts).
   if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
-  const chrome = await launch({ chromePath: process.env.CHROME_PATH || findChromium(), chromeFlags: CHROME_FLAGS });
+  const chrome = await launch({
+    chromePath: process.env.CHROME_PATH || findChromium(),
+    chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
+  });
   console.log(
     `\nLighthouse ${lighthouseVersion()} (mobile, simulated throttling), median of ${RUNS} runs; the machine's load matters: compare quiet runs\n`,
   );
