@@ -29,6 +29,8 @@ function ClientApp({ store, messages }: { store: PageState; messages: LocaleMess
     if (document.querySelector('.code-copy[hidden],.tabs:not([data-enhanced])'))
       import('./code-blocks.ts').then((code) => code.enhance(document), logAndReport);
     if (document.querySelector('.copy-page[hidden]')) import('./copy-page.ts').then((copy) => copy.enhance(document), logAndReport);
+    if (document.querySelector('[data-docs-section]'))
+      import('./sections.ts').then((sections) => sections.keepFolding(document), logAndReport);
   }, [state]);
   useEffect(() => {
     // Hydration committed: now the client navigation, a chunk of its own.

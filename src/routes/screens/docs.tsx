@@ -71,11 +71,19 @@ function Tree({ nodes, current, total }: { nodes: NavNode[]; current: string; to
           <a href={node.path} lang={node.lang} aria-current={node.path === current ? 'page' : undefined} {...{ [READ_BACK.entry]: '' }}>
             {node.title}
           </a>
-          {node.children.length > 0 && <Tree nodes={node.children} current={current} total={node.total} />}
-          {node.total !== undefined && (
-            <a className="docs-all" href={node.path}>
-              {intl.formatMessage({ id: 'docs.allPages' }, { count: node.total })}
-            </a>
+          {node.children.length > 0 && (
+            // Folds and unfolds without a script; src/client/sections.ts keeps the reader's folding within a visit.
+            <details open={!node.collapsed} {...{ [READ_BACK.docsSection]: node.path }} data-collapsed={node.collapsed && ''}>
+              <summary>
+                <span className="visually-hidden">{intl.formatMessage({ id: 'docs.sectionPages' }, { title: node.title })}</span>
+              </summary>
+              <Tree nodes={node.children} current={current} total={node.total} />
+              {node.total !== undefined && (
+                <a className="docs-all" href={node.path}>
+                  {intl.formatMessage({ id: 'docs.allPages' }, { count: node.total })}
+                </a>
+              )}
+            </details>
           )}
         </li>
       ))}
