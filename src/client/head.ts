@@ -1,4 +1,4 @@
-import type { Head, HeadTag, PageData } from '../routes/types.ts';
+import type { HeadTag, PageData } from '../routes/types.ts';
 
 /**
  * After a client navigation, make <html> and <head> what a full load of the
