@@ -30,6 +30,8 @@ import { markText, snippetOf } from './snippet.ts';
 export type IndexedPage = {
   path: string;
   title: string;
+  /** Words the page is found by as by its title, though it does not say them (front matter `keywords`); not in the file's page list. */
+  keywords?: readonly string[];
   fallback: SearchHit['fallback'];
   sections: readonly { id: string; heading: string; text: string }[];
 };
@@ -72,8 +74,13 @@ export function options(locale: string, pages: readonly PageEntry[]): Options<Se
     storeFields: STORED,
     tokenize: (text) => termsOf(text, locale),
     processTerm: (term) => term,
-    extractField: (section, field) => (field === 'title' ? pages[section.p]!.title : section[field as keyof Section]),
+    extractField: (section, field) => (field === 'title' ? titleField(pages[section.p]!) : section[field as keyof Section]),
   };
+}
+
+/** What a page's title field holds: its title, and its keywords (one per line, so no word spans two). */
+export function titleField({ title, keywords }: Pick<IndexedPage, 'title' | 'keywords'>): string {
+  return keywords?.length ? `${title}\n${keywords.join('\n')}` : title;
 }
 
 /** An index file (the JSON the build writes and the browser downloads), loaded. */

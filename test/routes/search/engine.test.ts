@@ -175,6 +175,24 @@ describe('stems and compounds', () => {
   });
 });
 
+describe('keywords', () => {
+  test('"list files" finds the page about ls by the keywords its author gave it, first, without showing them', () => {
+    const pages = [
+      makePage('/en/find', 'find', [['', '', 'Find files by name. Lists the files that match.']]),
+      makePage('/en/tree', 'tree', [['', '', 'Show the contents of a folder as a tree: files and their list.']]),
+      makePage('/en/ls', 'ls', [['', '', 'Show what a folder holds.']]),
+    ];
+    const without = makeIndex('en', pages);
+    assert.notEqual(searchIndex(without, 'list files', 10).hits[0]?.path, '/en/ls');
+    const index = makeIndex('en', [pages[0]!, pages[1]!, { ...pages[2]!, keywords: ['list files', 'directory contents'] }]);
+    const hit = searchIndex(index, 'list files', 10).hits[0]!;
+    assert.equal(hit.path, '/en/ls');
+    assert.equal(plain(hit.title), 'ls');
+    assert.equal(plain(hit.snippet), 'Show what a folder holds.');
+    assert.equal(searchIndex(index, 'directory', 10).hits[0]!.path, '/en/ls');
+  });
+});
+
 describe('snippets', () => {
   test('matched words are marked in the title, the heading and the snippet, as text parts', () => {
     const hit = searchIndex(makeIndex('en', SITE), 'caching', 10).hits[1]!;
