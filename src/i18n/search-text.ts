@@ -180,7 +180,8 @@ function joined(run: string): string {
  */
 function partsOf(run: string): { start: number; end: number; text: string }[] {
   const hasUnderscore = run.includes('_');
-  if (!hasUnderscore && !CAMEL.test(run)) return [];
+  // Most words are in lower case: no humps, and no regular expression to run.
+  if (!hasUnderscore && (run.toLowerCase() === run || !CAMEL.test(run))) return [];
   const parts: { start: number; end: number; text: string }[] = [];
   let at = 0;
   for (const piece of hasUnderscore ? run.split(/_+/) : [run]) {
