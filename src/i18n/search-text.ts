@@ -9,16 +9,6 @@
 // that have a Snowball stemmer here (STEMMERS), so "compresser" finds "compressé".
 // Compound words are indexed whole and by their parts: `foo_bar` and `fooBar` as
 // foobar, foo and bar; a mnemonic letter in brackets (`E[x]tract`) is part of its word.
-import { stemmer as arabic } from '@orama/stemmers/arabic';
-import { stemmer as dutch } from '@orama/stemmers/dutch';
-import { stemmer as english } from '@orama/stemmers/english';
-import { stemmer as french } from '@orama/stemmers/french';
-import { stemmer as german } from '@orama/stemmers/german';
-import { stemmer as italian } from '@orama/stemmers/italian';
-import { stemmer as portuguese } from '@orama/stemmers/portuguese';
-import { stemmer as russian } from '@orama/stemmers/russian';
-import { stemmer as spanish } from '@orama/stemmers/spanish';
-
 /** A word of a text: where it is (UTF-16 offsets) and the term it stands for in the index. */
 export type Word = { start: number; end: number; term: string };
 
@@ -33,21 +23,26 @@ const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scrip
 const CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 const CAMEL_PARTS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}'’]+|\p{Lu}+|\p{N}+/gu;
 
-/** Snowball stemmers (Orama's port), by language subtag. A language without one keeps its words whole. */
-const STEMMERS: Record<string, (word: string) => string> = {
-  ar: arabic,
-  de: german,
-  en: english,
-  es: spanish,
-  fr: french,
-  it: italian,
-  nl: dutch,
-  pt: portuguese,
-  ru: russian,
-};
+/**
+ * The languages whose words are indexed by their stems, with the Snowball stemmers
+ * (Orama's port, @orama/stemmers). A language without one keeps its words whole. The
+ * server and the build use them all (all-stemmers.ts); the browser loads its locale's
+ * (stemmers.ts) before it searches an index.
+ */
+export const STEMMED_LANGUAGES = ['ar', 'de', 'en', 'es', 'fr', 'it', 'nl', 'pt', 'ru'] as const;
+export type StemmedLanguage = (typeof STEMMED_LANGUAGES)[number];
+export type Stemmer = (word: string) => string;
+const STEMMERS = new Map<string, Stemmer>();
 
-/** The languages whose words are indexed by their stems. */
-export const STEMMED_LANGUAGES = Object.keys(STEMMERS);
+/** Makes a language's stemmer available to every function here. */
+export function addStemmer(language: StemmedLanguage, stemmer: Stemmer): void {
+  STEMMERS.set(language, stemmer);
+}
+
+/** A locale's language subtag, in lower case (`pt-BR` -> `pt`). */
+export function languageOf(locale: string): string {
+  return locale.split('-')[0]!.toLowerCase();
+}
 
 /** How many characters of `text` are in scripts written without spaces (the build weighs a locale's indexing work by it). */
 export function charactersWithoutSpaces(text: string): number {
@@ -223,11 +218,16 @@ function segmentRun(run: string, offset: number, locale: string): Word[] {
   return words;
 }
 
-type Stemmer = (word: string) => string;
-
-/** The stemmer of a locale's language, if it has one here. */
+/**
+ * The stemmer of a locale's language, if it has one here. A stemmed language whose
+ * stemmer is not loaded is an error: its terms would not be the index's.
+ */
 function stemmerOf(locale: string): Stemmer | undefined {
-  return STEMMERS[locale.split('-')[0]!.toLowerCase()];
+  const language = languageOf(locale);
+  const stemmer = STEMMERS.get(language);
+  if (!stemmer && (STEMMED_LANGUAGES as readonly string[]).includes(language))
+    throw new Error(`search: the ${language} stemmer is not loaded (see src/i18n/stemmers.ts)`);
+  return stemmer;
 }
 
 /** One word's index term: normalised, then stemmed where the language has a stemmer. */

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import '../../src/i18n/all-stemmers.ts';
 import { NORMALISED_KEPT_BYTES, normalisedMemoBytes, normaliseTerm, termsOf, wordsOf } from '../../src/i18n/search-text.ts';
 
 // The memory test measures the heap after a full collection.

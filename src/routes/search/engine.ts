@@ -9,7 +9,7 @@
 // of the postings (compact-index.ts): typed arrays, so a large locale neither fills the
 // heap nor takes a second to load. The words and terms are ours (src/i18n/search-text.ts).
 import type { Options } from 'minisearch';
-import { STEMMED_LANGUAGES, stemTerm, termsOf } from '../../i18n/search-text.ts';
+import { languageOf, STEMMED_LANGUAGES, stemTerm, termsOf } from '../../i18n/search-text.ts';
 import type { SearchHit } from '../types.ts';
 import {
   type CompactIndex,
@@ -179,7 +179,7 @@ export function* searchSteps(
   type Walk = { term: number; weight: number; q: number; postings: number };
   const exact: Walk[] = [];
   const prefixes: Walk[] = [];
-  const stemming = STEMMED_LANGUAGES.includes(index.locale.split('-')[0]!);
+  const stemming = (STEMMED_LANGUAGES as readonly string[]).includes(languageOf(index.locale));
   for (const [q, typed] of terms.entries()) {
     const last = q === terms.length - 1;
     // The last word comes as typed: its stem is looked up, and the words that start with the stem.

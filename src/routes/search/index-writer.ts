@@ -7,6 +7,7 @@
 // so a posting list here is a flat array per term and field, appended to, and the JSON
 // is written as text. The same documents make the same object MiniSearch's own
 // `toJSON` makes (test/routes/search/index-writer.test.ts checks it, term by term).
+import '../../i18n/all-stemmers.ts';
 import { termsOf } from '../../i18n/search-text.ts';
 import { FIELDS, FORMAT, type IndexedPage, type PageEntry, titleField } from './engine.ts';
 
