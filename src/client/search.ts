@@ -13,7 +13,9 @@ export function createSearchSource(indexes: SearchIndexes, build: string): (loca
     let searcher = searchers.get(locale);
     if (!searcher) {
       const url = indexes[locale];
-      searcher = import('./searchers.ts').then((engine) => (url ? engine.indexSearcher(url) : engine.serverSearcher(build, locale)));
+      searcher = import('./searchers.ts').then((engine) =>
+        url ? engine.indexSearcher(url, locale) : engine.serverSearcher(build, locale),
+      );
       searchers.set(locale, searcher);
       searcher.catch(() => searchers.delete(locale));
     }

@@ -537,12 +537,16 @@ function markdownLabels(intl: SiteIntl): MarkdownLabels {
   };
 }
 
-/** `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''. */
+/**
+ * `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''.
+ * In NFC: a file name saved decomposed (`cafe` + U+0301, as macOS may write it) is the
+ * same page as the precomposed one, at the NFC path browsers send.
+ */
 export function keyOf(relativeFile: string): string {
   const parts = relativeFile.split(/[\\/]/);
   const last = parts.pop()!.replace(/\.md$/, '');
   if (last !== 'index') parts.push(last);
-  return parts.join('/');
+  return parts.join('/').normalize('NFC');
 }
 
 function listMarkdown(dir: string): string[] {
