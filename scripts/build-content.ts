@@ -198,13 +198,27 @@ function joined(
   };
 }
 
-/**
- * A locale's search index and snapshot part, written to `stageDir`. The index is
- * compressed on libuv's thread pool while the part is made; each large piece is written
- * as soon as it is made and dropped.
- */
+/** A locale's search index and snapshot part, written to `stageDir` (`fromPages`, then `stageIndex`). */
 async function stageLocale(site: Site, locale: string, stageDir: string): Promise<Staged> {
+  const { part, url, json } = fromPages(site, locale, stageDir);
+  return { part, index: await stageIndex(locale, url, json, stageDir) };
+}
+
+/**
+ * What needs the locale's compiled pages: its snapshot part, written page by page, and its
+ * index as text. A worker drops the pages after this: the index is compacted without them.
+ */
+function fromPages(site: Site, locale: string, stageDir: string): { part: SnapshotPart; url: string; json: string } {
+  const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
   const [{ url, json }] = makeIndexFiles(site, [locale]) as [IndexFile];
+  return { part, url, json };
+}
+
+/**
+ * The index file, its compact form, and its brotli and gzip forms, made on libuv's thread
+ * pool while the compact form is made, each written as soon as it is made.
+ */
+async function stageIndex(locale: string, url: string, json: string, stageDir: string): Promise<BuiltIndex> {
   const file = join(stageDir, `index-${locale}.json`);
   const compact = join(stageDir, `index-${locale}.bin`);
   const bytes = Buffer.from(json);
@@ -215,9 +229,8 @@ async function stageLocale(site: Site, locale: string, stageDir: string): Promis
   });
   compressing.catch(() => {});
   writeFileSync(compact, compactIndex(parseIndexFile(json)));
-  const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
   await compressing;
-  return { part, index: { locale, url, file, compact } };
+  return { locale, url, file, compact };
 }
 
 /**
@@ -268,19 +281,22 @@ if (!isMainThread) {
     setHighlightCache(cacheDir);
     let answer: Answer;
     try {
-      const { site, messages } = loadContent(localesDir, locales, defaultLocale, { serving: [locale], dates: new Map(dates) });
-      const staged = await stageLocale(site, locale, stageDir);
+      let loaded: ReturnType<typeof loadContent> | null = loadContent(localesDir, locales, defaultLocale, {
+        serving: [locale],
+        dates: new Map(dates),
+      });
       // The whole site's translations and messages, the same in every answer: sent with the default locale's.
-      answer =
+      const whole =
         locale === defaultLocale
           ? {
-              ...staged,
-              whole: {
-                translations: [...site.translations].map(([slug, translated]) => [slug, [...translated]]),
-                messages: [...messages],
-              },
+              translations: [...loaded.site.translations].map(([slug, translated]): [string, string[]] => [slug, [...translated]]),
+              messages: [...loaded.messages],
             }
-          : staged;
+          : undefined;
+      const { part, url, json } = fromPages(loaded.site, locale, stageDir);
+      // The pages are garbage from here: the index is parsed and compacted without them in memory.
+      loaded = null;
+      answer = { part, index: await stageIndex(locale, url, json, stageDir), ...(whole && { whole }) };
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
     }
