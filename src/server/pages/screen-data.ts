@@ -30,7 +30,7 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     lang: page.contentLocale === locale ? undefined : page.contentLocale,
   });
   const posts: PostSummary[] = [...pages.values()]
-    .filter((page) => matchRoute(page.key) === 'blog-post')
+    .filter((page) => matchRoute(page.key) === 'blog-post' && !page.unlisted)
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
   const docs = docsNavigation(pages, linkTo, locale);
@@ -98,7 +98,8 @@ type Around = {
  * same sections and show whole lists share one sidebar.
  */
 export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (page: SourcePage) => Link, locale = 'en') {
-  const docs = [...pages.values()].filter((page) => page.key === 'docs' || page.key.startsWith('docs/'));
+  // An unlisted page has no place in the tree: its sidebar is its folder's, and it has no previous or next.
+  const docs = [...pages.values()].filter((page) => (page.key === 'docs' || page.key.startsWith('docs/')) && !page.unlisted);
   const nodes = new Map<string, TreeNode>(
     docs.map((page) => [page.key, { slug: page.key, link: navLink(page, linkTo), children: [], listed: page.generated === true }]),
   );

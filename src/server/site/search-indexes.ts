@@ -36,7 +36,7 @@ export function indexedPages(site: Site, locale: string): IndexedPage[] {
   // Language names only: an IntlShape without messages (the index is made at build time, apart from the server's).
   const intl = makeIntl({ locale, messages: {}, defaultLocale: locale, defaults: {} }, createIntlCache(), () => {});
   return [...site.pages.get(locale)!.values()]
-    .filter((page) => matchRoute(page.key) !== 'search')
+    .filter((page) => matchRoute(page.key) !== 'search' && !page.unlisted)
     .map((page) => ({
       path: pagePath(locale, page.localPath),
       title: page.title,
