@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { App } from '../routes/app.tsx';
 import { DEFERRED_CSS_ELEMENT_ID, readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
 import { RootErrorBoundary } from './error-screen.tsx';
-import { readHead } from './head.ts';
+import { readHead } from './read-head.ts';
 import type { ClientNavigator } from './navigator.ts';
 import { intlFor } from './client-intl.ts';
 import { createPageState, type PageState } from './page-state.ts';
