@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -92,4 +92,19 @@ test("both threads' problems are reported, each once", async () => {
     assert.equal(error.problems.filter((problem) => problem.includes('slug "x/y"')).length, 1);
     return true;
   });
+});
+
+test('a build that fails leaves nothing staged, and one that succeeds leaves its files until they are taken', async () => {
+  const stageIn = mkdtempSync(join(tmpdir(), 'polysite-stage-'));
+  const broken = makeLocales({
+    en: { 'pages/index.md': makePage({}, '[x](/nowhere)\n'), 'pages/a.md': makePage() },
+    de: { 'pages/index.md': makePage(), 'pages/a.md': makePage() },
+  });
+  await assert.rejects(compileSite(broken, ['en', 'de'], 'en', { workersFrom: 0, cpus: 2, stageIn }));
+  assert.deepEqual(readdirSync(stageIn), []);
+  const good = makeLocales({ en: { 'pages/index.md': makePage() }, de: { 'pages/index.md': makePage() } });
+  const compiled = await compileSite(good, ['en', 'de'], 'en', { workersFrom: 0, cpus: 2, stageIn });
+  assert.equal(readdirSync(stageIn).length, 1);
+  compiled.dispose();
+  assert.deepEqual(readdirSync(stageIn), []);
 });
