@@ -14,10 +14,14 @@
  * - lighthouse (scripts/bench/lighthouse-pass.ts): Lighthouse's scores, LCP, TBT and CLS
  *   of every screen type in en, ja and ar (median of 3; installs Lighthouse on first use);
  * - large site (`--pages N`, instead of the three above): a generated site of N
- *   pages (N/5 per locale) built into a temporary folder: build time, cold start,
- *   idle RSS, RSS after every page was requested once (HTML and data), cached and
- *   uncached req per CPU-s on one of its pages beside the default site's, and the
- *   weight of the same page in both.
+ *   pages (N/5 per locale) built into a temporary folder: build time and peak memory,
+ *   cold start, idle RSS, RSS after every page was requested once (HTML and data) and
+ *   that crawl's throughput, cached and uncached req per CPU-s on one of its pages
+ *   beside the default site's, and the weight of the same page in both. With
+ *   `--shape flat`, the shape of real docs trees instead (large-site.ts's
+ *   generateFlatSite): N pages in the default locale in two flat sections (5,000 and
+ *   2,000 at N = 7,000), the other locales translating 6-27 % of them; its page in the
+ *   large section is compared with a page of a small one.
  * - dev (scripts/bench/dev-pass.ts): `npm run dev`, from an atomic save to the new
  *   text in Chromium, on the default site and on a generated 10,000-page site;
  * `--only pages`, `--only monitoring`, `--only search`, `--only export`, `--only dev` or `--only lighthouse`
@@ -33,7 +37,7 @@ import { tmpdir } from 'node:os';
 import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { ROOT_DIR } from '../src/server/config.ts';
+import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import {
   cpuSeconds,
   fmt,
@@ -49,7 +53,7 @@ import {
   statusCounts,
   stop,
 } from './bench/harness.ts';
-import { generateLargeSite } from './large-site.ts';
+import { FLAT_PAGES, generateFlatSite, generateLargeSite } from './large-site.ts';
 import { loadInTurns, type Turns } from './bench/turns.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -89,6 +93,16 @@ async function main() {
     console.error('bench: --pages takes a whole number of pages, 100 or more');
     process.exit(2);
   }
+  const shapeAt = args.indexOf('--shape');
+  const shape = shapeAt === -1 ? 'balanced' : args[shapeAt + 1];
+  if (shape !== 'balanced' && shape !== 'flat') {
+    console.error('bench: --shape takes balanced or flat');
+    process.exit(2);
+  }
+  if (shapeAt !== -1 && !largePages) {
+    console.error('bench: --shape goes with --pages N');
+    process.exit(2);
+  }
   const passes = largePages ? [] : selectedPasses(args);
   if (!existsSync(join(ROOT_DIR, 'dist', 'manifest.json'))) run('npm', ['run', 'build']);
   pinLoadGenerator();
@@ -102,7 +116,7 @@ async function main() {
   if (passes.includes('export')) await (await import('./bench/export-pass.ts')).exportPass();
   if (passes.includes('dev')) await (await import('./bench/dev-pass.ts')).devPass();
   if (passes.includes('lighthouse')) await (await import('./bench/lighthouse-pass.ts')).lighthousePass();
-  if (largePages) await largeSitePass(largePages);
+  if (largePages) await largeSitePass(largePages, shape);
 }
 
 /** Starts of the large site's server, besides the one that is then visited, whose median is its cold start. */
@@ -112,7 +126,7 @@ const LARGE_COLD_STARTS = 4;
 const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 12);
 
 /** How many URLs the large-site pass requests at once when it visits every page. */
-const VISIT_CONCURRENCY = 16;
+const VISIT_CONCURRENCY = 8;
 
 /**
  * A generated site of `pages` pages next to the default one (the large-site targets:
@@ -120,18 +134,20 @@ const VISIT_CONCURRENCY = 16;
  * <= 250 MB, throughput within 10 % of the default site's, a docs page within
  * 20 % of its weight in the default site).
  */
-async function largeSitePass(pages: number) {
+async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
   const locales = readdirSync(join(ROOT_DIR, 'locales')).length;
-  const localesDir = generateLargeSite(join(ROOT_DIR, 'locales'), Math.round(pages / locales));
+  const flat = shape === 'flat';
+  const localesDir = flat
+    ? generateFlatSite(join(ROOT_DIR, 'locales'), loadConfig({ PORT: '0' }).defaultLocale, pages / FLAT_PAGES)
+    : generateLargeSite(join(ROOT_DIR, 'locales'), Math.round(pages / locales));
   const distDir = mkdtempSync(join(tmpdir(), 'polysite-large-dist-'));
   const env = { LOCALES_DIR: localesDir, DIST_DIR: distDir };
-  // A generated docs page, a copy of the default site's routing page (large-site.ts), with its own sidebar.
-  const large = generatedPage(localesDir);
-  const copied = '/de/docs/routing';
+  // Balanced: a generated docs page, a copy of the default site's routing page (large-site.ts), with its own
+  // sidebar. Flat: a page in the middle of the largest section, against a page of a small section.
+  const large = flat ? flatPage(localesDir) : generatedPage(localesDir);
+  const copied = flat ? '/en/docs/routing' : '/de/docs/routing';
   try {
-    const started = performance.now();
-    run('npm', ['run', '--silent', 'build'], env, 'ignore');
-    const buildSeconds = (performance.now() - started) / 1000;
+    const build = timedBuild(env);
     const counted = Number(spawnSync('bash', ['-c', `find ${localesDir} -name '*.md' | wc -l`], { encoding: 'utf8' }).stdout.trim());
 
     const rows: string[] = [];
@@ -183,12 +199,14 @@ async function largeSitePass(pages: number) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const idle = rss(server.child.pid!);
       const visited = await visitEverything(server);
-      memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')})`;
+      memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}) at ${fmt(visited.requests / visited.seconds)} req/s (concurrency ${VISIT_CONCURRENCY}); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')})`;
     } finally {
       await stop(server.child);
     }
 
-    console.log(`\nlarge site: ${fmt(counted)} pages (${locales} locales), built in ${buildSeconds.toFixed(1)} s`);
+    console.log(
+      `\nlarge site (${shape}): ${fmt(counted)} Markdown files (${locales} locales), built in ${build.seconds.toFixed(1)} s wall, ${build.cpuSeconds} CPU-s, peak RSS ${build.peakMb} MB`,
+    );
     console.log(memory);
     console.log(
       `\`${DOCS_PAGE}\` weighs ${fmt(weights.large!)} bytes in the large site, ${fmt(weights.default!)} in the default site (${((weights.large! / weights.default! - 1) * 100).toFixed(1)} %)`,
@@ -222,6 +240,42 @@ function generatedPage(localesDir: string): string {
   return `/de/docs/ref/${section}/${page}`;
 }
 
+/** A page in the middle of the flat shape's largest section (`/en/docs/commands/<name>`). */
+function flatPage(localesDir: string): string {
+  const { defaultLocale } = loadConfig({ PORT: '0' });
+  const section = join(localesDir, defaultLocale, 'pages', 'docs', 'commands');
+  const names = readdirSync(section)
+    .filter((name) => name.endsWith('.md') && name !== 'index.md')
+    .sort();
+  return `/${defaultLocale}/docs/commands/${names[Math.floor(names.length / 2)]!.replace(/\.md$/, '')}`;
+}
+
+/**
+ * `npm run build` of the generated site: wall seconds, and the CPU-seconds and peak RSS
+ * GNU time reports, where it is installed (the largest process's peak: the build's
+ * threads are one process, so its peak is the build's).
+ */
+function timedBuild(env: Record<string, string>): { seconds: number; cpuSeconds: string; peakMb: string } {
+  const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'polysite-build %e %U %S %M'] : [];
+  const started = performance.now();
+  const [command, ...args] = [...time, 'npm', 'run', '--silent', 'build'];
+  const result = spawnSync(command!, args, {
+    cwd: ROOT_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`the build failed: ${result.stderr}`);
+  const seconds = (performance.now() - started) / 1000;
+  const figures = /polysite-build ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(result.stderr);
+  if (!figures) return { seconds, cpuSeconds: '?', peakMb: '?' };
+  return {
+    seconds,
+    cpuSeconds: (Number(figures[2]) + Number(figures[3])).toFixed(1),
+    peakMb: (Number(figures[4]) / 1024).toFixed(0),
+  };
+}
+
 /** Every sitemap page once, and its page data, a few at a time, as a browser would ask (brotli). */
 async function visitEverything(server: Server) {
   const build = ((await (await fetch(`${server.url}/healthz`)).json()) as { build: string }).build;
@@ -229,6 +283,7 @@ async function visitEverything(server: Server) {
   const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
   const urls = paths.flatMap((path) => [path, `/_data/${build}${path}.json`]);
   const statuses = new Map<number, number>();
+  const started = performance.now();
   let next = 0;
   const worker = async () => {
     while (next < urls.length) {
@@ -238,7 +293,13 @@ async function visitEverything(server: Server) {
     }
   };
   await Promise.all(Array.from({ length: VISIT_CONCURRENCY }, worker));
-  return { pages: paths.length, requests: urls.length, statuses: [...statuses].map(([code, count]) => `${code}×${count}`).join(' ') };
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    pages: paths.length,
+    requests: urls.length,
+    seconds,
+    statuses: [...statuses].map(([code, count]) => `${code}×${count}`).join(' '),
+  };
 }
 
 function selectedPasses(args: string[]): Pass[] {

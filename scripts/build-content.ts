@@ -1,30 +1,30 @@
 // The content step of `npm run build`: every page's Markdown in every locale
 // compiled, and each locale's search index made from it. For a large site these
-// are the build's largest steps (at 10,000 pages on a 2-core AMD EPYC, about 10 s
-// of reading and compiling and 7 s of indexing on one thread), so from
-// WORKERS_FROM_FILES files the locales are shared between this thread and worker
-// threads: each compiles its locales, indexes them and makes their part of the
-// snapshot, so only a few buffers and strings per locale cross threads (the
-// snapshot part's bytes and lines, the finished index, the buffers moved rather
-// than copied), never a page as objects. Each thread reads the sources of its
-// locales and of the default locale (their fallbacks) and reports their problems;
-// the problems of all are joined. A small site is done in process, as the server
-// does it.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { availableParallelism } from 'node:os';
+// are the build's largest steps, so from WORKERS_FROM_FILES files the locales are
+// handed out to worker threads, one locale at a time, largest first, to whichever
+// thread is free: each compiles the locale, indexes it and makes its part of the
+// snapshot, and writes them to a staging folder as they are made; only their file
+// names and a JSON line per page cross threads, never a page's bytes. A thread holds
+// one locale's pages at a time (and the default locale's sources, its fallbacks), and
+// the main thread none, so the build's memory is about one locale per thread rather
+// than the whole site. Each thread reads the sources of its locale and of the default
+// locale and reports their problems; the problems of all are joined. A small site is
+// done in process, as the server does it.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
 import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
+import type { CompiledMessages } from '../src/i18n/intl.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadContent } from '../src/server/content/load-content.ts';
 import { contentDates } from '../src/server/content/git-dates.ts';
 import type { Site } from '../src/server/content/site.ts';
-import { type SnapshotPart, snapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
-import type { MessageCatalog } from '../src/server/content/messages.ts';
+import { type SnapshotPart, type SnapshotSite, stageSnapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import { type IndexFile, makeIndexFiles } from '../src/server/site/search-indexes.ts';
 import { compactIndex } from '../src/routes/search/compact-index.ts';
 import { parseIndexFile } from '../src/routes/search/engine.ts';
-import { type Compressed, compressAsset } from './asset-compression.ts';
+import { compressAsset } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
 import { setHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 
@@ -35,52 +35,72 @@ type Job = {
   localesDir: string;
   locales: readonly string[];
   defaultLocale: string;
-  serving: string[];
+  locale: string;
   /** Each file's last change (git-dates.ts), read once by the main thread for all. */
   dates: [string, string][];
   /** Where highlighted blocks are kept between builds (highlight-cache.ts), or null. */
   cacheDir: string | null;
+  /** Where the locale's index files and snapshot part are written. */
+  stageDir: string;
 };
-/**
- * An index file as bytes (UTF-8 JSON, what is written and compressed), with its brotli and
- * gzip forms, and its compact block (what the server loads: compact-index.ts).
- */
-export type BuiltIndex = { locale: string; url: string; bytes: Uint8Array; compact: Uint8Array } & Compressed;
-type Answer = { parts: SnapshotPart[]; indexes: BuiltIndex[] } | { problems: readonly string[] } | { error: string };
 
-/** What the build writes of the content: the snapshot (a writer, so no caller mistakes one thread's pages for the site) and each locale's index. */
+/**
+ * A locale's index, written in the staging folder: the file (UTF-8 JSON) at `file`, its
+ * brotli and gzip forms beside it (`.br`, `.gz`), and its compact form (what the server
+ * loads: compact-index.ts) at `compact`.
+ */
+export type BuiltIndex = { locale: string; url: string; file: string; compact: string };
+type Staged = { part: SnapshotPart; index: BuiltIndex };
+/** A locale done; the whole site's translations and messages come with the first. */
+type Answer =
+  | (Staged & { whole?: { translations: [string, string[]][]; messages: [string, CompiledMessages][] } })
+  | { problems: readonly string[] }
+  | { error: string };
+
+/**
+ * What the build writes of the content: the snapshot (a writer, so no caller mistakes one
+ * thread's pages for the site), each locale's index (staged files: `moveIndex` puts one in
+ * place), and `dispose`, which removes what is still staged.
+ */
 export type CompiledContent = {
   writeSnapshot(dir: string, fingerprint: string): void;
   /** In the order of `locales`. */
   indexes: BuiltIndex[];
+  dispose(): void;
 };
 
 export type ContentCompiler = { compile(defaultLocale: string): Promise<CompiledContent> };
 
 /**
- * The compiled site, ready to write as the snapshot, and each locale's search index,
+ * The compiled site, staged to write as the snapshot, and each locale's search index,
  * in two steps: this call starts the worker threads a site of this size gets, which
  * take about a second to boot (loading the compilers), so the build makes them
- * first and reads its fingerprint and messages meanwhile; `compile` then shares
- * the locales out and does the work.
+ * first and reads its fingerprint and messages meanwhile; `compile` then hands the
+ * locales out and does the work.
  *
- * How many threads: one per core plus one, up to one per locale. A locale is a
- * large, indivisible piece (its index is one file): at 2,000 pages a locale on 2
- * cores, two threads split five locales 11.2 s against 14.1 s of work at best,
- * while three let the system share the cores out until every thread is done.
+ * How many threads: one per core, up to one per locale. Each holds the locale it
+ * compiles, so a thread more is a locale's pages more in memory; a locale goes to
+ * whichever thread is free, largest first, so the cores stay busy until the last,
+ * smallest locales.
  */
 export function contentCompiler(
   localesDir: string,
   locales: readonly string[],
-  { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism(), cacheDir = null as string | null } = {},
+  { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism(), cacheDir = null as string | null, stageIn = tmpdir() } = {},
 ): ContentCompiler {
   setHighlightCache(cacheDir);
-  const threads = markdownFiles(localesDir) < workersFrom || cpus < 2 ? 1 : Math.min(locales.length, cpus + 1);
-  const workers = Array.from({ length: threads - 1 }, () => startWorker(import.meta.url));
+  const threads = markdownFiles(localesDir) < workersFrom || cpus < 2 ? 0 : Math.min(locales.length, cpus);
+  const workers = Array.from({ length: threads }, () => startWorker(import.meta.url));
   return {
     async compile(defaultLocale) {
+      mkdirSync(stageIn, { recursive: true });
+      const stageDir = mkdtempSync(join(stageIn, '.polysite-content-'));
       try {
-        return await compileIn(workers, localesDir, locales, defaultLocale, cacheDir);
+        const compiled = await compileIn(workers, { localesDir, locales, defaultLocale, cacheDir, stageDir });
+        return { ...compiled, dispose: () => rmSync(stageDir, { recursive: true, force: true }) };
+      } catch (error) {
+        rmSync(stageDir, { recursive: true, force: true });
+        throw error;
       } finally {
         await Promise.all(workers.map((worker) => worker.terminate()));
       }
@@ -93,92 +113,138 @@ export function compileSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-  options: { workersFrom?: number; cpus?: number; cacheDir?: string | null } = {},
+  options: { workersFrom?: number; cpus?: number; cacheDir?: string | null; stageIn?: string } = {},
 ): Promise<CompiledContent> {
   return contentCompiler(localesDir, locales, options).compile(defaultLocale);
 }
 
-async function compileIn(
-  workers: JobWorker[],
-  localesDir: string,
-  locales: readonly string[],
-  defaultLocale: string,
-  cacheDir: string | null,
-): Promise<CompiledContent> {
-  // Every thread runs the one content check (load-content.ts) on its locales; their problems are joined.
+/**
+ * Moves a staged index into `distDir`: the file and its compressed forms at its URL under
+ * `client/`, the compact form where `compactPath` says.
+ */
+export function moveIndex(index: BuiltIndex, target: string, compactTarget: string): void {
+  for (const suffix of ['', '.br', '.gz']) move(`${index.file}${suffix}`, `${target}${suffix}`);
+  move(index.compact, compactTarget);
+}
+
+/** A rename, or a copy where the two folders are on different file systems. */
+function move(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    copyFileSync(from, to);
+    rmSync(from);
+  }
+}
+
+type Settings = Omit<Job, 'locale' | 'dates'>;
+
+async function compileIn(workers: JobWorker[], settings: Settings): Promise<Omit<CompiledContent, 'dispose'>> {
+  const { localesDir, locales, defaultLocale } = settings;
   // One git log for the whole content folder, whatever the threads (git-dates.ts).
   const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
   if (!workers.length) {
+    // Every locale in one load: a small site's sources are read once.
     const { site, messages } = loadContent(localesDir, locales, defaultLocale, { dates });
-    const indexes = await indexed(site, locales);
-    return { writeSnapshot: (dir, fingerprint) => writeSnapshot(dir, fingerprint, site, messages), indexes };
+    const staged: Staged[] = [];
+    for (const locale of locales) staged.push(await stageLocale(site, locale, settings.stageDir));
+    return joined(site, messages, staged, locales);
   }
-  const [here = [], ...there] = shareOut(localesDir, locales, workers.length + 1);
-  // A worker is ended as soon as it answered (its buffers moved here): its heap, the pages it
-  // compiled and their garbage, is freed while this thread and the others still work.
-  const answers = there.map((serving, i) => {
-    const worker = workers[i]!;
-    return worker
-      .ask<Answer>({ localesDir, locales, defaultLocale, serving, dates: [...dates], cacheDir } satisfies Job)
-      .finally(() => worker.terminate());
-  });
+  // Every thread runs the one content check (load-content.ts) on its locales; their problems are joined.
+  const queue = largestFirst(localesDir, locales);
   const problems = new Set<string>();
-  // This thread's pages (the workers' locales are empty in it): its paths and translations are the whole site's.
-  let site: Site | null = null;
-  let messages: MessageCatalog | null = null;
-  let mine: Promise<BuiltIndex[]> = Promise.resolve([]);
-  let myParts: SnapshotPart[] = [];
-  try {
-    ({ site, messages } = loadContent(localesDir, locales, defaultLocale, { serving: here, dates }));
-    mine = indexed(site, here);
-    mine.catch(() => {});
-    myParts = here.map((locale) => snapshotPart(site!, locale));
-  } catch (error) {
-    if (!(error instanceof ContentError)) throw error;
-    for (const problem of error.problems) problems.add(problem);
-  }
-  const theirs = await Promise.all(answers);
-  const failed = theirs.find((answer) => 'error' in answer);
-  if (failed) throw new Error(failed.error);
-  for (const answer of theirs) if ('problems' in answer) for (const problem of answer.problems) problems.add(problem);
-  if (problems.size || !site || !messages) throw new ContentError([...problems]);
-  const done = theirs.filter((answer) => 'parts' in answer);
-  const parts = new Map([...myParts, ...done.flatMap((answer) => answer.parts)].map((part) => [part.locale, part]));
-  const made = new Map([...(await mine), ...done.flatMap((answer) => answer.indexes)].map((file) => [file.locale, file]));
-  const whole = site;
-  const catalog = messages;
+  const staged: Staged[] = [];
+  let whole: { translations: Map<string, string[]>; messages: Map<string, CompiledMessages> } | null = null;
+  const jobDates = [...dates];
+  const run = async (worker: JobWorker) => {
+    for (let locale = queue.shift(); locale !== undefined; locale = queue.shift()) {
+      const answer = await worker.ask<Answer>({ ...settings, locale, dates: jobDates } satisfies Job);
+      if ('error' in answer) throw new Error(answer.error);
+      if ('problems' in answer) for (const problem of answer.problems) problems.add(problem);
+      else {
+        staged.push(answer);
+        if (answer.whole) whole = { translations: new Map(answer.whole.translations), messages: new Map(answer.whole.messages) };
+      }
+    }
+    // A worker is ended as soon as no locale is left for it: its heap is freed while the others still work.
+    await worker.terminate();
+  };
+  await Promise.all(workers.map(run));
+  if (problems.size || !whole) throw new ContentError([...problems]);
+  const site: { translations: Map<string, string[]>; messages: Map<string, CompiledMessages> } = whole;
+  return joined({ locales, defaultLocale, translations: site.translations }, site.messages, staged, locales);
+}
+
+function joined(
+  site: SnapshotSite,
+  messages: ReadonlyMap<string, CompiledMessages>,
+  staged: readonly Staged[],
+  locales: readonly string[],
+): Omit<CompiledContent, 'dispose'> {
+  const byLocale = new Map(staged.map((entry) => [entry.part.locale, entry]));
+  const inOrder = locales.map((locale) => byLocale.get(locale)!);
   return {
     writeSnapshot: (dir, fingerprint) =>
       writeSnapshot(
         dir,
         fingerprint,
-        whole,
-        catalog,
-        locales.map((locale) => parts.get(locale)!),
+        site,
+        messages,
+        inOrder.map((entry) => entry.part),
       ),
-    indexes: locales.map((locale) => made.get(locale)!),
+    indexes: inOrder.map((entry) => entry.index),
   };
 }
 
+/** A locale's search index and snapshot part, written to `stageDir` (`fromPages`, then `stageIndex`). */
+async function stageLocale(site: Site, locale: string, stageDir: string): Promise<Staged> {
+  const { part, url, json } = fromPages(site, locale, stageDir);
+  return { part, index: await stageIndex(locale, url, json, stageDir) };
+}
+
 /**
- * The locales split in `count` shares of about equal work, largest first, each to the
- * lightest share. A locale's work grows with the bytes of its Markdown (about 0.37 s
- * per MB to compile and index on one thread here), and a character of a script
- * written without spaces (Japanese, Chinese, Thai) costs about one byte more, for the
- * dictionary that cuts it into words for the index: at 2,000 pages a locale, German
- * (6.7 MB) took 2.5 s, French (8.6 MB) 3.2 s, Japanese (9.3 MB, 2.2 million such
- * characters) 4.2 s. The bytes are summed, the characters counted in a sample of
- * each locale's files and scaled to its bytes.
+ * What needs the locale's compiled pages: its snapshot part, written page by page, and its
+ * index as text. A worker drops the pages after this: the index is compacted without them.
  */
-function shareOut(localesDir: string, locales: readonly string[], count: number): string[][] {
-  const shares = Array.from({ length: count }, () => ({ locales: [] as string[], work: 0 }));
+function fromPages(site: Site, locale: string, stageDir: string): { part: SnapshotPart; url: string; json: string } {
+  const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
+  const [{ url, json }] = makeIndexFiles(site, [locale]) as [IndexFile];
+  return { part, url, json };
+}
+
+/**
+ * The index file, its compact form, and its brotli and gzip forms, made on libuv's thread
+ * pool while the compact form is made, each written as soon as it is made.
+ */
+async function stageIndex(locale: string, url: string, json: string, stageDir: string): Promise<BuiltIndex> {
+  const file = join(stageDir, `index-${locale}.json`);
+  const compact = join(stageDir, `index-${locale}.bin`);
+  const bytes = Buffer.from(json);
+  writeFileSync(file, bytes);
+  const compressing = compressAsset(bytes).then(({ br, gz }) => {
+    writeFileSync(`${file}.br`, br);
+    writeFileSync(`${file}.gz`, gz);
+  });
+  compressing.catch(() => {});
+  writeFileSync(compact, compactIndex(parseIndexFile(json)));
+  await compressing;
+  return { locale, url, file, compact };
+}
+
+/**
+ * The locales, the most work first. A locale's work grows with the bytes of its Markdown
+ * (about 0.37 s per MB to compile and index on one thread here), and a character of a
+ * script written without spaces (Japanese, Chinese, Thai) costs about one byte more, for
+ * the dictionary that cuts it into words for the index: at 2,000 pages a locale, German
+ * (6.7 MB) took 2.5 s, French (8.6 MB) 3.2 s, Japanese (9.3 MB, 2.2 million such
+ * characters) 4.2 s. The bytes are summed, the characters counted in a sample of each
+ * locale's files and scaled to its bytes.
+ */
+function largestFirst(localesDir: string, locales: readonly string[]): string[] {
   const sized = locales.map((locale) => ({ locale, work: estimatedWork(join(localesDir, locale, 'pages')) }));
-  for (const { locale, work } of sized.sort((a, b) => b.work - a.work)) {
-    const share = shares.reduce((lightest, share) => (share.work < lightest.work ? share : lightest));
-    share.locales.push(locale);
-    share.work += work;
-  }
-  return shares.map((share) => share.locales);
+  return sized.sort((a, b) => b.work - a.work).map(({ locale }) => locale);
 }
 
 const SAMPLED_FILES = 50;
@@ -206,51 +272,34 @@ function estimatedWork(dir: string): number {
   return sampledBytes ? (bytes * sampledWork) / sampledBytes : 0;
 }
 
-/**
- * The locales' search indexes, one after the other, each compressed on libuv's thread
- * pool as soon as it is made: the compressing runs beside the next locale's indexing,
- * on whichever core is free, rather than after all of it.
- */
-function indexed(site: Site, locales: readonly string[]): Promise<BuiltIndex[]> {
-  return Promise.all(
-    locales.map((locale) => {
-      const [{ url, json }] = makeIndexFiles(site, [locale]) as [IndexFile];
-      const bytes = Buffer.from(json);
-      const compact = compactIndex(parseIndexFile(json));
-      return compressAsset(bytes).then((forms) => ({ locale, url, bytes, compact, ...forms }));
-    }),
-  );
-}
-
 function markdownFiles(localesDir: string): number {
   return readdirSync(localesDir, { recursive: true }).filter((file) => String(file).endsWith('.md')).length;
 }
 
 if (!isMainThread) {
-  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, serving, dates, cacheDir }: Job) => {
+  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, locale, dates, cacheDir, stageDir }: Job) => {
     setHighlightCache(cacheDir);
     let answer: Answer;
-    let transfer: ArrayBuffer[] = [];
     try {
-      const { site } = loadContent(localesDir, locales, defaultLocale, { serving, dates: new Map(dates) });
-      const indexes = indexed(site, serving);
-      // The parts are made while the indexes are compressed on the thread pool.
-      const parts = serving.map((locale) => snapshotPart(site, locale));
-      answer = { parts, indexes: await indexes };
-      // The large buffers (each locale's HTML, its index) move to the main thread instead of
-      // being copied twice (at 2,000 pages a locale, copying them took 1 s of the build).
-      transfer = [...parts.map((part) => part.bodies), ...answer.indexes.flatMap((index) => [index.bytes, index.compact])].flatMap(
-        ownBuffer,
-      );
+      let loaded: ReturnType<typeof loadContent> | null = loadContent(localesDir, locales, defaultLocale, {
+        serving: [locale],
+        dates: new Map(dates),
+      });
+      // The whole site's translations and messages, the same in every answer: sent with the default locale's.
+      const whole =
+        locale === defaultLocale
+          ? {
+              translations: [...loaded.site.translations].map(([slug, translated]): [string, string[]] => [slug, [...translated]]),
+              messages: [...loaded.messages],
+            }
+          : undefined;
+      const { part, url, json } = fromPages(loaded.site, locale, stageDir);
+      // The pages are garbage from here: the index is parsed and compacted without them in memory.
+      loaded = null;
+      answer = { part, index: await stageIndex(locale, url, json, stageDir), ...(whole && { whole }) };
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
     }
-    parentPort!.postMessage(answer, transfer);
+    parentPort!.postMessage(answer);
   });
-}
-
-/** The memory under `view` if the view is all of it (never a slice of Node's shared pool), to transfer. */
-function ownBuffer(view: Uint8Array): ArrayBuffer[] {
-  const { buffer } = view;
-  return buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === buffer.byteLength ? [buffer] : [];
 }

@@ -11,7 +11,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
-import { contentCompiler } from './build-content.ts';
+import { contentCompiler, moveIndex } from './build-content.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
 import { MANIFEST_FILE, type Manifest } from '../src/server/site/manifest.ts';
 import { compactIndexPath } from '../src/server/site/search-indexes.ts';
@@ -41,15 +41,29 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   const bundling = bundle(dist, assetsDir, dev);
   // A failed bundle is reported where it is awaited, not as an unhandled rejection meanwhile.
   bundling.catch(() => {});
-  const content = dev ? null : await checkContent();
-  const { client, chooser, files } = await bundling;
-  rmSync(dist, { recursive: true, force: true });
-  mkdirSync(assetsDir, { recursive: true });
-  for (const file of files) {
-    mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, file.contents);
+  const content = dev ? null : await checkContent(dirname(dist));
+  // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
+  const search: Record<string, string> = {};
+  let bundled: Awaited<typeof bundling>;
+  try {
+    bundled = await bundling;
+    const { files } = bundled;
+    rmSync(dist, { recursive: true, force: true });
+    mkdirSync(assetsDir, { recursive: true });
+    for (const file of files) {
+      mkdirSync(dirname(file.path), { recursive: true });
+      writeFileSync(file.path, file.contents);
+    }
+    content?.compiled.writeSnapshot(dist, content.fingerprint);
+    // The server's compact form goes outside the public folder.
+    for (const index of content?.compiled.indexes ?? []) {
+      moveIndex(index, join(dist, 'client', index.url), compactIndexPath(dist, index.url));
+      search[index.locale] = index.url;
+    }
+  } finally {
+    content?.compiled.dispose();
   }
-  content?.compiled.writeSnapshot(dist, content.fingerprint);
+  const { client, chooser } = bundled;
 
   const outputs = Object.entries(client.metafile.outputs);
   const entry = (name: string, ext: string) => {
@@ -74,17 +88,6 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
   const preload = mainOutput.imports
     .filter((imported) => imported.kind === 'import-statement')
     .map((imported) => `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`);
-  // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
-  const search: Record<string, string> = {};
-  for (const file of content?.compiled.indexes ?? []) {
-    writeFileSync(join(dist, 'client', file.url), file.bytes);
-    writeSiblings(join(dist, 'client', file.url), file);
-    // The server's compact form, outside the public folder.
-    const compact = compactIndexPath(dist, file.url);
-    mkdirSync(dirname(compact), { recursive: true });
-    writeFileSync(compact, file.compact);
-    search[file.locale] = file.url;
-  }
   const { localesDir, locales, defaultLocale } = loadConfig({ ...process.env, PORT: '0' });
   const images = await buildImages(localesDir, locales, assetsDir, {
     defaultLocale,
@@ -272,10 +275,11 @@ function reportSizes(dist: string, files: string[], firstLoad: string[], critica
 }
 
 /** Compile every page and message now, so a broken file fails the build with its file and line. */
-async function checkContent() {
+async function checkContent(stageIn: string) {
   const config = loadConfig({ ...process.env, PORT: '0' });
-  // A large site's worker threads boot while the fingerprint is taken.
-  const compiler = contentCompiler(config.localesDir, config.locales, { cacheDir: HIGHLIGHT_CACHE_DIR });
+  // A large site's worker threads boot while the fingerprint is taken. What they make is
+  // staged beside the output folder (on its file system, so it is moved into place, not copied).
+  const compiler = contentCompiler(config.localesDir, config.locales, { cacheDir: HIGHLIGHT_CACHE_DIR, stageIn });
   // Taken before any page is read: a page edited during the build makes the snapshot stale, never wrong.
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
   // The one content check the dev server runs too (src/server/content/load-content.ts).

@@ -98,6 +98,8 @@ const FLAT_SECTIONS = [
   { name: 'commands', title: 'Commands', pages: 5000 },
   { name: 'linux', title: 'Linux commands', pages: 2000 },
 ];
+/** The flat shape's pages in the default locale at full size (`generateFlatSite`'s scale 1). */
+export const FLAT_PAGES = FLAT_SECTIONS.reduce((sum, section) => sum + section.pages, 0);
 /** Share of the default locale's generated pages each other locale translates (real trees are 6-27 % translated). */
 const FLAT_TRANSLATED: readonly number[] = [0.27, 0.18, 0.1, 0.06];
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -62,18 +62,21 @@ test('the search indexes made in several threads are byte for byte the one-threa
   const dir = join(ROOT_DIR, 'locales');
   const { joined, messages } = await compileBoth(dir, locales);
   assert.deepEqual(
-    joined.indexes.map(({ locale, url, bytes }) => ({ locale, url, json: Buffer.from(bytes).toString() })),
+    joined.indexes.map(({ locale, url, file }) => ({ locale, url, json: readFileSync(file, 'utf8') })),
     makeIndexFiles(loadSite(dir, locales, 'en', messages)),
   );
   // Each comes with its compressed forms, made where it was made.
-  for (const { bytes, br, gz } of joined.indexes) {
-    assert.deepEqual(brotliDecompressSync(br), Buffer.from(bytes));
-    assert.deepEqual(gunzipSync(gz), Buffer.from(bytes));
+  for (const { file } of joined.indexes) {
+    assert.deepEqual(brotliDecompressSync(readFileSync(`${file}.br`)), readFileSync(file));
+    assert.deepEqual(gunzipSync(readFileSync(`${file}.gz`)), readFileSync(file));
   }
   assert.deepEqual(
     joined.indexes.map((file) => file.locale),
     locales,
   );
+  // What was staged is gone once the build has it.
+  joined.dispose();
+  assert.equal(existsSync(joined.indexes[0]!.file), false);
 });
 
 test("both threads' problems are reported, each once", async () => {
@@ -89,4 +92,19 @@ test("both threads' problems are reported, each once", async () => {
     assert.equal(error.problems.filter((problem) => problem.includes('slug "x/y"')).length, 1);
     return true;
   });
+});
+
+test('a build that fails leaves nothing staged, and one that succeeds leaves its files until they are taken', async () => {
+  const stageIn = mkdtempSync(join(tmpdir(), 'polysite-stage-'));
+  const broken = makeLocales({
+    en: { 'pages/index.md': makePage({}, '[x](/nowhere)\n'), 'pages/a.md': makePage() },
+    de: { 'pages/index.md': makePage(), 'pages/a.md': makePage() },
+  });
+  await assert.rejects(compileSite(broken, ['en', 'de'], 'en', { workersFrom: 0, cpus: 2, stageIn }));
+  assert.deepEqual(readdirSync(stageIn), []);
+  const good = makeLocales({ en: { 'pages/index.md': makePage() }, de: { 'pages/index.md': makePage() } });
+  const compiled = await compileSite(good, ['en', 'de'], 'en', { workersFrom: 0, cpus: 2, stageIn });
+  assert.equal(readdirSync(stageIn).length, 1);
+  compiled.dispose();
+  assert.deepEqual(readdirSync(stageIn), []);
 });

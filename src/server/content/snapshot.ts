@@ -66,14 +66,38 @@ export function contentFingerprint(localesDir: string, locales: readonly string[
 
 /**
  * One locale's pages as the snapshot stores them: each page's HTML and then its
- * headings (JSON), one page after the other, and a JSON line per page giving where
- * they are within these bytes. A large site's build makes the parts of its locales
- * in several threads; only these two values cross between them (scripts/build-content.ts).
+ * headings (JSON) and its Markdown twin, one page after the other, and a JSON line per
+ * page giving where they are within these bytes. A large site's build makes the parts
+ * of its locales in several threads, each written to a file of its own as it is made
+ * (`stageSnapshotPart`), so no thread holds a locale's bytes, and the main thread none
+ * (scripts/build-content.ts); `bodies` is then that file and its length.
  */
-export type SnapshotPart = { locale: string; lines: string; bodies: Uint8Array };
+export type SnapshotPart = { locale: string; lines: string; bodies: Uint8Array | StagedBodies };
+export type StagedBodies = { file: string; bytes: number };
 
 export function snapshotPart(site: Site, locale: string): SnapshotPart {
   const bodies: Buffer[] = [];
+  const lines = partLines(site, locale, (chunk) => bodies.push(chunk));
+  return { locale, lines, bodies: Buffer.concat(bodies) };
+}
+
+/** `snapshotPart` with its bodies written to `file` page by page, never held together. */
+export function stageSnapshotPart(site: Site, locale: string, file: string): SnapshotPart {
+  const fd = openSync(file, 'w');
+  let bytes = 0;
+  try {
+    const lines = partLines(site, locale, (chunk) => {
+      writeFileSync(fd, chunk);
+      bytes += chunk.length;
+    });
+    return { locale, lines, bodies: { file, bytes } };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Each page's bytes to `emit`, in order; returns the part's lines. */
+function partLines(site: Site, locale: string, emit: (chunk: Buffer) => void): string {
   const lines: string[] = [];
   let offset = 0;
   // The section text is left out: the search index files the build writes hold it.
@@ -81,17 +105,20 @@ export function snapshotPart(site: Site, locale: string): SnapshotPart {
     const body = Buffer.from(html());
     const headingsJson = Buffer.from(JSON.stringify(headings()));
     const twin = Buffer.from(markdown());
-    bodies.push(body, headingsJson, twin);
+    emit(Buffer.concat([body, headingsJson, twin]));
     const stored: StoredPage = { ...page, at: [offset, body.length, headingsJson.length, twin.length] };
     offset += body.length + headingsJson.length + twin.length;
     lines.push(JSON.stringify([locale, stored]));
   }
-  return { locale, lines: lines.join('\n'), bodies: Buffer.concat(bodies) };
+  return lines.join('\n');
 }
+
+/** What the snapshot's header says of the site besides its pages. */
+export type SnapshotSite = Pick<Site, 'locales' | 'defaultLocale' | 'translations'>;
 
 /**
  * Writes both files next to each other: `site`'s locales, paths and translations,
- * and each locale's pages from `parts` (made from `site` when not given). Each file
+ * and each locale's pages from `parts` (made from `site` when not given and it has them). Each file
  * is written aside and renamed into place, so a server still running from an older
  * build keeps reading the file it opened (same inode), never a half-written or a
  * newer one.
@@ -99,15 +126,15 @@ export function snapshotPart(site: Site, locale: string): SnapshotPart {
 export function writeSnapshot(
   dir: string,
   fingerprint: string,
-  site: Site,
+  site: Site | SnapshotSite,
   messages: ReadonlyMap<string, CompiledMessages>,
-  parts: readonly SnapshotPart[] = site.locales.map((locale) => snapshotPart(site, locale)),
+  parts: readonly SnapshotPart[] = 'pages' in site ? site.locales.map((locale) => snapshotPart(site, locale)) : [],
 ): void {
   const starts: [string, number][] = [];
   let start = 0;
   for (const { locale, bodies } of parts) {
     starts.push([locale, start]);
-    start += bodies.length;
+    start += bodies instanceof Uint8Array ? bodies.length : bodies.bytes;
   }
   const header: Header = {
     format: FORMAT,
@@ -130,14 +157,33 @@ export function writeSnapshot(
   ]);
 }
 
-function writeAside(file: string, chunks: (string | Uint8Array)[]): void {
+function writeAside(file: string, chunks: (string | Uint8Array | StagedBodies)[]): void {
   const fd = openSync(`${file}.tmp`, 'w');
   try {
-    for (const chunk of chunks) writeFileSync(fd, chunk);
+    for (const chunk of chunks) {
+      if (typeof chunk === 'string' || chunk instanceof Uint8Array) writeFileSync(fd, chunk);
+      else copyInto(fd, chunk);
+    }
   } finally {
     closeSync(fd);
   }
   renameSync(`${file}.tmp`, file);
+}
+
+/** A staged part's bytes appended to `fd`, a megabyte at a time. */
+function copyInto(fd: number, { file, bytes }: StagedBodies): void {
+  const from = openSync(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(Math.min(bytes, 1024 * 1024));
+    for (let done = 0; done < bytes; ) {
+      const got = readSync(from, chunk, 0, chunk.length, done);
+      if (got === 0) throw new Error(`${file} ends at byte ${done} of ${bytes}`);
+      writeFileSync(fd, chunk.subarray(0, got));
+      done += got;
+    }
+  } finally {
+    closeSync(from);
+  }
 }
 
 /** The built content, or null when there is none or the content folder changed since. */
