@@ -5,7 +5,8 @@ import { makeServerIntls } from '../site/server-intl.ts';
 import { SECTIONS } from '../../routes/layout.tsx';
 import type { SearchResults } from '../../routes/search/engine.ts';
 import { searchPageData } from '../../routes/search/page.ts';
-import type { Head, LocaleLink, NavEntry, PageData, PageDate } from '../../routes/types.ts';
+import type { Head, LocaleLink, NavEntry, PageData, PageDate, PageVersion } from '../../routes/types.ts';
+import { baseKey, keyIn, versionOf } from '../content/versions.ts';
 import type { Site, SourcePage } from '../content/site.ts';
 import type { PageKey } from '../content/paths.ts';
 import { BoundedCache } from '../http/bounded-cache.ts';
@@ -39,7 +40,15 @@ export type PageStore = {
    * (percent-encoded, as in URLs) and the locales that really translate it: the
    * sitemap's and the export's source.
    */
-  entries(): Iterable<{ locale: string; key: PageKey; path: string; translated: readonly string[]; lastUpdated: string | undefined }>;
+  entries(): Iterable<{
+    locale: string;
+    key: PageKey;
+    path: string;
+    translated: readonly string[];
+    lastUpdated: string | undefined;
+    /** A page of docs other than the latest release's: not in the sitemap nor in hreflang clusters. */
+    archived: boolean;
+  }>;
 };
 
 type Options = {
@@ -85,7 +94,7 @@ export function buildPageStore({
   const makers = new Map(
     site.locales.map((locale) => {
       const intl = intls.get(locale)!;
-      const screenFor = screenMaker(intl, site.pages.get(locale)!);
+      const screenFor = screenMaker(intl, site.pages.get(locale)!, site.versions);
       const nameOf = (code: string) => languageName(intl, code);
       const dateOf = (iso: string | undefined): PageDate | undefined =>
         iso === undefined ? undefined : { iso, text: intl.formatDate(new Date(iso), { dateStyle: 'long', timeZone: 'UTC' }) };
@@ -111,9 +120,40 @@ export function buildPageStore({
                 },
           outdated: outdatedNotice(page),
           updated: dateOf(page.lastUpdated) ?? null,
-          edit: editUrl === null || page.generated ? null : { href: editUrl.replaceAll('{path}', encodeURI(page.sourcePath)) },
+          // A frozen version's text is not edited: its release is out.
+          edit:
+            editUrl === null || page.generated || versionOf(site.versions, page.key)?.dir
+              ? null
+              : { href: editUrl.replaceAll('{path}', encodeURI(page.sourcePath)) },
           ...(page.draft && { draft: true as const }),
+          ...versionPart(page.key),
           screen,
+        };
+      };
+      const served = site.pages.get(locale)!;
+      /** The version switcher and banner of a versioned docs page (docs/versions.md). */
+      const versionPart = (key: PageKey): { version?: PageVersion } => {
+        const version = versionOf(site.versions, key);
+        if (!version) return {};
+        const base = baseKey(version, key);
+        const pathIn = (mount: PageKey) => {
+          const there = mount + base.slice('docs'.length);
+          return paths.pathOf(locale, served.has(there) ? there : mount);
+        };
+        const latest = site.versions.find((other) => other.latest)!;
+        return {
+          version: {
+            name: version.name,
+            label: version.label,
+            choices: site.versions.map((other) => ({ name: other.name, label: other.label, path: pathIn(keyIn(other, 'docs')) })),
+            banner: version.latest
+              ? null
+              : {
+                  kind: version.next ? 'next' : version.unmaintained ? 'unmaintained' : 'old',
+                  latest: latest.label,
+                  latestPath: pathIn(latest.mount),
+                },
+          },
         };
       };
       const defaultPages = site.pages.get(site.defaultLocale)!;
@@ -199,6 +239,7 @@ export function buildPageStore({
             path: paths.pathOf(locale, key),
             translated: site.translations.get(key) ?? [],
             lastUpdated: page.lastUpdated,
+            archived: versionOf(site.versions, key)?.latest === false,
           };
       }
     },
@@ -216,7 +257,9 @@ function sha256(text: string): string {
  */
 function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: string, share: ShareTagMaker): Head {
   const { paths } = site;
-  const translated = site.translations.get(page.key) ?? [];
+  const version = versionOf(site.versions, page.key);
+  // Only the latest release's pages form hreflang clusters: an older version's page is its own canonical, alone.
+  const translated = version?.latest === false ? [] : (site.translations.get(page.key) ?? []);
   const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.key) }));
   if (translated.includes(site.defaultLocale)) {
     alternates.push({ hreflang: 'x-default', href: publicUrl + paths.pathOf(site.defaultLocale, page.key) });
@@ -231,7 +274,8 @@ function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: strin
   const shared = share.page(page, intl, head, site.pages.get(intl.locale)!);
   // The page as Markdown, for tools and language models (site/llms.ts).
   const twin = { rel: 'alternate', type: 'text/markdown', href: twinPath(paths.pathOf(intl.locale, page.key), intl.locale) };
-  return { ...head, ...shared, links: [...shared.links, twin] };
+  const meta = version?.noindex ? [...shared.meta, { name: 'robots', content: 'noindex' }] : shared.meta;
+  return { ...head, ...shared, meta, links: [...shared.links, twin] };
 }
 
 function localeLinks(site: Site, key: PageKey, autonyms: Map<string, string>): LocaleLink[] {
