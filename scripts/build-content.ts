@@ -21,7 +21,7 @@ import { contentDates } from '../src/server/content/git-dates.ts';
 import type { Site } from '../src/server/content/site.ts';
 import { type SnapshotPart, snapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import type { MessageCatalog } from '../src/server/content/messages.ts';
-import { type IndexFile, makeIndexFiles } from '../src/server/site/search-indexes.ts';
+import { type IndexFile, makeIndexFiles, searchScopes } from '../src/server/site/search-indexes.ts';
 import { compactIndex } from '../src/routes/search/compact-index.ts';
 import { parseIndexFile } from '../src/routes/search/engine.ts';
 import { type Compressed, compressAsset } from './asset-compression.ts';
@@ -156,7 +156,7 @@ async function compileIn(
         catalog,
         locales.map((locale) => parts.get(locale)!),
       ),
-    indexes: locales.map((locale) => made.get(locale)!),
+    indexes: locales.flatMap((locale) => searchScopes(whole, locale).map((scope) => made.get(scope)!)),
   };
 }
 
@@ -213,8 +213,7 @@ function estimatedWork(dir: string): number {
  */
 function indexed(site: Site, locales: readonly string[]): Promise<BuiltIndex[]> {
   return Promise.all(
-    locales.map((locale) => {
-      const [{ url, json }] = makeIndexFiles(site, [locale]) as [IndexFile];
+    makeIndexFiles(site, locales).map(({ locale, url, json }: IndexFile) => {
       const bytes = Buffer.from(json);
       const compact = compactIndex(parseIndexFile(json));
       return compressAsset(bytes).then((forms) => ({ locale, url, bytes, compact, ...forms }));

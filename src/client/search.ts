@@ -13,6 +13,7 @@ export function createSearchSource(indexes: SearchIndexes, build: string): (loca
     let searcher = searchers.get(locale);
     if (!searcher) {
       const url = indexes[locale];
+      // `locale` is a search scope: a locale, or an older docs version's pages in it (`en@0.1`).
       searcher = import('./searchers.ts').then((engine) => (url ? engine.indexSearcher(url) : engine.serverSearcher(build, locale)));
       searchers.set(locale, searcher);
       searcher.catch(() => searchers.delete(locale));

@@ -62,6 +62,8 @@ export type ScreenData =
        * JavaScript the page says that search needs it.
        */
       staticHost?: true;
+      /** The older docs version searched (`&v=`); absent for the latest. */
+      version?: string;
     };
 
 export type ScreenId = ScreenData['kind'];

@@ -29,7 +29,7 @@ export type PageStore = {
   find(locale: string, key: PageKey): PageData | undefined;
   notFound(locale: string, path: string): PageData;
   /** The search page for a query and its results: `noindex` (no canonical), the switcher keeps the query. */
-  searchPage(locale: string, query: string, results: SearchResults): PageData;
+  searchPage(locale: string, query: string, results: SearchResults, version?: string | null): PageData;
   intl(locale: string): SiteIntl;
   /** A locale's messages with the default locale's fallbacks: what its IntlShape formats, and the browser's asset. */
   messages(locale: string): LocaleMessages;
@@ -224,9 +224,9 @@ export function buildPageStore({
         screen: { kind: 'not-found', path },
       };
     },
-    searchPage(locale, query, results) {
+    searchPage(locale, query, results, version = null) {
       const chrome = { nav: navs.get(locale)!, links: share.plain(locale).links };
-      return searchPageData({ build, intl: intls.get(locale)!, chrome, locales: switcherFor(''), query, results });
+      return searchPageData({ build, intl: intls.get(locale)!, chrome, locales: switcherFor(''), query, results, version });
     },
     intl: (locale) => intls.get(locale)!,
     messages: (locale) => bundles.get(locale)!,
