@@ -56,7 +56,7 @@ export function readVersions(localesDir: string): { versions: DocsVersion[]; pro
   const shown = relative(process.cwd(), file) || file;
   const text = readFileSync(file, 'utf8');
   const problems: string[] = [];
-  const at = (needle: string, nth = 0) => `${shown}:${lineOf(text, needle, nth)}`;
+  const at = (key: string, nth = 0, value?: string) => `${shown}:${lineOf(text, key, nth, value)}`;
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -89,7 +89,7 @@ export function readVersions(localesDir: string): { versions: DocsVersion[]; pro
       return;
     }
     const name = entry.name;
-    const named = at(`"name": ${JSON.stringify(name)}`, [...seen.keys()].filter((other) => other === name).length);
+    const named = at('"name"', seen.has(name) ? 1 : 0, name);
     if (!SAFE_NAME.test(name) || name === '.' || name === '..') {
       problems.push(`${named}: the version name "${name}" is a URL segment: letters, digits, ".", "-" and "_" only`);
       return;
@@ -175,12 +175,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The line (from 1) of the `nth` occurrence of `needle`, or 1. */
-function lineOf(text: string, needle: string, nth: number): number {
-  let at = -1;
-  for (let i = 0; i <= nth; i++) {
-    at = text.indexOf(needle, at + 1);
-    if (at === -1) return 1;
-  }
-  return text.slice(0, at).split('\n').length;
+/** The line (from 1) of the `nth` occurrence of the key (with that string value, when given), or 1. */
+function lineOf(text: string, key: string, nth: number, value?: string): number {
+  const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(escape(key) + (value === undefined ? '' : `\\s*:\\s*${escape(JSON.stringify(value))}`), 'g');
+  const found = [...text.matchAll(pattern)][nth];
+  return found ? text.slice(0, found.index).split('\n').length : 1;
 }
