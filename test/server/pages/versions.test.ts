@@ -15,6 +15,7 @@ const VERSION_MESSAGES = {
   'version.unmaintained': 'Docs for {version}, no longer maintained.',
   'version.next': 'Docs for {version}, not released.',
   'version.latestLink': 'The latest is {latest}.',
+  'llms.versions': 'Other versions',
 };
 
 function versionedSite() {
@@ -141,5 +142,26 @@ describe('search in a versioned site', () => {
     const { body } = await get(app.url, '/en/docs/1.0/install');
     assert.match(body, /<input type="hidden" name="v" value="1\.0"\/>/);
     assert.match(payloadOf(body).search['en@1.0'] ?? '', /^\/assets\/search-en-v1\.0-/);
+  });
+});
+
+describe('llms.txt and Markdown twins of a versioned site', () => {
+  test("a locale's llms.txt lists the latest docs and links each older version's own llms.txt, which lists its docs", async () => {
+    const index = await get(app.url, '/en/llms.txt');
+    assert.match(index.body, /\(https:\/\/example\.test\/en\/docs\/install\.md\)/);
+    assert.doesNotMatch(index.body, /docs\/1\.0\/install/);
+    assert.match(index.body, /## Other versions\n\n- \[1\.x\]\(https:\/\/example\.test\/en\/docs\/1\.0\/llms\.txt\)\n- \[0\.9\]/);
+    const old = await get(app.url, '/de/docs/1.0/llms.txt');
+    assert.equal(old.status, 200);
+    assert.match(old.body, /\(https:\/\/example\.test\/de\/docs\/1\.0\/install\.md\)/);
+    assert.doesNotMatch(old.body, /\/de\/docs\/install\.md/);
+    assert.doesNotMatch((await get(app.url, '/en/llms-full.txt')).body, /kingfisher/);
+  });
+
+  test('every version has Markdown twins', async () => {
+    const twin = await get(app.url, '/en/docs/1.0/install.md');
+    assert.equal(twin.status, 200);
+    assert.match(twin.body, /kingfisher/);
+    assert.match((await get(app.url, '/de/docs/1.0/anleitungen.md')).body, /Anleitungen 1/);
   });
 });
