@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { existsSync, readFileSync } from 'node:fs';
 import { relative, join } from 'node:path';
+import { translationRows } from '../../../src/server/content/translation-status.ts';
+import { runTranslations } from '../../helpers/translations.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
 import { loadSite } from '../../../src/server/content/site.ts';
 import { loadContent } from '../../../src/server/content/load-content.ts';
@@ -185,5 +188,26 @@ describe('versions: mistakes are build errors with file and line', () => {
     assert.deepEqual(problemsOf(localesDir), [
       `${shown(localesDir, 'versions/versions.json')}:5: the version "0.5" has no folder ${shown(localesDir, 'versions/0.5')} (npm run version -- 0.5)`,
     ]);
+  });
+});
+
+describe('translation status per version, as npm run translations reports and records it', () => {
+  test("each version's pages have their own rows, and --done records an older version's page in that version's record", () => {
+    const { localesDir } = twoVersions({ '1.0/de/pages/docs/install.md': makePage({ title: 'Installieren 1' }, 'Alt.\n') });
+    const rows = translationRows(load(localesDir, ['en', 'de'])).filter((row) => row.key.endsWith('install'));
+    assert.deepEqual(
+      rows.map(({ key, status }) => ({ key, status })),
+      [
+        { key: 'docs/install', status: 'missing' },
+        { key: 'docs/1.0/install', status: 'unknown' },
+      ],
+    );
+    const done = runTranslations(localesDir, '--done', 'de', 'docs/1.0/install');
+    assert.equal(done.code, 0, done.err);
+    const record = JSON.parse(readFileSync(join(localesDir, '..', 'versions', '1.0', 'de', 'translations.json'), 'utf8'));
+    assert.deepEqual(record, { 'docs/install': load(localesDir, ['en', 'de']).pages.get('en')!.get('docs/1.0/install')!.fingerprint });
+    const after = translationRows(load(localesDir, ['en', 'de'])).find((row) => row.key === 'docs/1.0/install')!;
+    assert.equal(after.status, 'up-to-date');
+    assert.equal(existsSync(join(localesDir, 'de', 'translations.json')), false);
   });
 });
