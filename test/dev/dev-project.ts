@@ -23,6 +23,12 @@ export type DevProject = {
 
 let saves = 0;
 
+/**
+ * How long a reload may take before a test gives up: a bound that ends a hung run, not a
+ * figure asserted (`npm run bench -- --only dev` measures reloads). Generous for busy CI hosts.
+ */
+export const RELOAD_WAIT_MS = 60_000;
+
 export async function startDevProject(): Promise<DevProject> {
   const project = mkdtempSync(join(tmpdir(), 'polysite-dev-'));
   for (const entry of ['src', 'scripts', 'locales', 'package.json', 'tsconfig.json']) {
@@ -60,11 +66,11 @@ export async function startDevProject(): Promise<DevProject> {
       writeFileSync(temporary, text);
       renameSync(temporary, join(project, file));
     },
-    async eventually(path, check, ms = 20_000) {
+    async eventually(path, check, ms = RELOAD_WAIT_MS) {
       const deadline = Date.now() + ms;
       let last = '';
       while (Date.now() < deadline) {
-        const response = await get(url, path);
+        const response = await get(url, path).catch((error: Error) => ({ status: 0, body: error.message }));
         last = `${response.status} ${response.body.slice(0, 300)}`;
         if (check(response.body, response.status)) return response.body;
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -60,12 +60,19 @@ after(async () => {
   rmSync(project, { recursive: true, force: true });
 });
 
-/** Polls until `check` passes on the page's HTML (the dev server restarts in about a second). */
-async function eventually(path: string, check: (body: string, status: number) => boolean, ms = 10_000): Promise<string> {
+/**
+ * How long a rebuild may take before a test gives up: a bound that ends a hung run, not a
+ * figure asserted (`npm run bench -- --only dev` measures it). A rebuild of src/ runs
+ * esbuild and restarts the server, which on a busy CI host takes many times its usual second.
+ */
+const REBUILD_WAIT_MS = 60_000;
+
+/** Polls until `check` passes on the page's HTML; a request the dev server holds through a long rebuild is asked again. */
+async function eventually(path: string, check: (body: string, status: number) => boolean, ms = REBUILD_WAIT_MS): Promise<string> {
   const deadline = Date.now() + ms;
   let last = '';
   while (Date.now() < deadline) {
-    const response = await get(url, path);
+    const response = await get(url, path).catch((error: Error) => ({ status: 0, body: error.message }));
     last = response.body;
     if (check(response.body, response.status)) return response.body;
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -139,7 +146,7 @@ test('an open tab reloads by itself and shows the edit', async () => {
   await page.waitForSelector('html[data-hydrated]');
   await markWindow(page);
   edit('locales/fr/pages/about.md', (text) => text.replace(/^title: .*$/m, 'title: "À propos, modifié"'));
-  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'À propos, modifié', null, { timeout: 10_000 });
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'À propos, modifié', null, { timeout: REBUILD_WAIT_MS });
   assert.equal(await hasMarker(page), false, 'the tab was reloaded, not patched');
   await context.close();
 });
@@ -160,13 +167,13 @@ test('an image added under locales/<locale>/images/ is built into the assets and
   mkdirSync(join(project, 'locales/en/images'), { recursive: true });
   copyFileSync(join(ROOT, 'test/scripts/fixtures/tiny.png'), join(project, 'locales/en/images/added.png'));
   const manifest = join(project, '.dev/manifest.json');
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + REBUILD_WAIT_MS;
   let image: { path: string; width: number; height: number } | undefined;
   while (!image && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 150));
     image = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).images?.['en/images/added.png'] : undefined;
   }
-  assert.ok(image, 'en/images/added.png in the dev manifest within 15 s');
+  assert.ok(image, 'en/images/added.png in the dev manifest');
   assert.deepEqual([image.width, image.height], [17, 9]);
   await eventually(image.path, (_body, status) => status === 200);
   assert.equal((await get(url, image.path)).headers['content-type'], 'image/png');

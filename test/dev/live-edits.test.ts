@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
 import { get } from '../helpers/http.ts';
-import { type DevProject, startDevProject } from './dev-project.ts';
+import { type DevProject, RELOAD_WAIT_MS, startDevProject } from './dev-project.ts';
 
 /**
  * `npm run dev` never misses an edit: files saved the way editors and `sed -i` save
@@ -32,7 +32,7 @@ async function open(path: string): Promise<Page> {
   return page;
 }
 
-const WAIT = { timeout: 20_000 };
+const WAIT = { timeout: RELOAD_WAIT_MS };
 
 test('the banner names the translation status page', () => {
   assert.ok(

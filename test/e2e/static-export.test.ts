@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
 import { get } from '../helpers/http.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { removeExport, runExport, serveStatic, type ExportRun, type StaticHost } from '../helpers/static-host.ts';
+import { sharedExport, serveStatic, type ExportRun, type StaticHost } from '../helpers/static-host.ts';
 import { hasMarker, markWindow, visit } from '../helpers/visit.ts';
 
 /**
@@ -20,13 +20,12 @@ let server: RunningServer;
 let browser: Browser;
 
 before(async () => {
-  run = await runExport();
+  run = await sharedExport();
   assert.equal(run.code, 0, run.stderr);
   [host, server, browser] = await Promise.all([serveStatic(run.out), startServer(), launchBrowser()]);
 });
 after(async () => {
   await Promise.all([browser?.close(), host?.close(), server?.stop()]);
-  if (run) removeExport(run.out);
 });
 
 /** Every URL a page asks for that is not on the static host (there must be none). */

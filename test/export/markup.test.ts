@@ -1,11 +1,11 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { removeExport, runExport, type ExportRun } from '../helpers/static-host.ts';
+import { sharedExport, type ExportRun } from '../helpers/static-host.ts';
 
 /**
  * Every HTML page of the exported default site passes the W3C Nu Html Checker (the
@@ -42,11 +42,8 @@ function runChecker(dir: string): Promise<VnuMessage[]> {
 
 let run: ExportRun;
 before(async () => {
-  run = await runExport();
+  run = await sharedExport();
   assert.equal(run.code, 0, run.stderr);
-});
-after(() => {
-  if (run) removeExport(run.out);
 });
 
 describe('the markup of the exported site', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ALWAYS_HEADERS, HTTPS_ONLY_HEADER } from '../../src/server/http/security-headers.ts';
 import { startNginx, type RunningNginx } from '../helpers/nginx.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { removeExport, runExport, type ExportRun } from '../helpers/static-host.ts';
+import { sharedExport, type ExportRun } from '../helpers/static-host.ts';
 
 /**
  * The real nginx serving `npm run export` with the generated configuration, against the
@@ -21,14 +21,13 @@ let nginx: RunningNginx;
 let build: string;
 
 before(async () => {
-  run = await runExport();
+  run = await sharedExport();
   assert.equal(run.code, 0, run.stderr);
   [server, nginx] = await Promise.all([startServer(), startNginx(run.out)]);
   build = JSON.parse((await get(server.url, '/healthz')).body.toString()).build;
 });
 after(async () => {
   await Promise.all([server?.stop(), nginx?.stop()]);
-  if (run) removeExport(run.out);
 });
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; raw: string[]; body: Buffer };

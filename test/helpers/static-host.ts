@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,39 @@ export function runExport(env: Record<string, string> = {}, args: string[] = [])
       resolve({ out, code, stdout, stderr });
     }),
   );
+}
+
+const SHARED_PREFIX = 'polysite-shared-export-';
+
+/**
+ * The export of the current build with the test environment and no options, for test
+ * files that only read it (nginx, the markup checker, the static host in Chromium). Test
+ * files run one at a time in processes of their own, so it is kept on disk, named by a
+ * stamp of `dist/`, made by the first file that asks and replaced when the build changes.
+ * A test that writes into an export makes its own with `runExport`.
+ */
+export async function sharedExport(): Promise<ExportRun> {
+  const name = `${SHARED_PREFIX}${buildStamp()}`;
+  const record = join(tmpdir(), `${name}.json`);
+  if (existsSync(record)) return JSON.parse(readFileSync(record, 'utf8')) as ExportRun;
+  for (const old of readdirSync(tmpdir()).filter((file) => file.startsWith(SHARED_PREFIX)))
+    rmSync(join(tmpdir(), old), { recursive: true, force: true });
+  const out = join(tmpdir(), name);
+  mkdirSync(out);
+  const run = await runExport({}, ['--out', out]);
+  if (run.code === 0) writeFileSync(record, JSON.stringify(run));
+  return run;
+}
+
+/** Every file of `dist/` by path, size and modification time: a new build gives a new stamp. */
+function buildStamp(): string {
+  const dist = join(ROOT, 'dist');
+  const hash = createHash('sha256');
+  for (const file of (readdirSync(dist, { recursive: true }) as string[]).sort()) {
+    const { size, mtimeMs } = statSync(join(dist, file));
+    hash.update(`${file}\0${size}\0${mtimeMs}\n`);
+  }
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** One rule of a `_headers` file (Netlify, Cloudflare Pages): a path pattern and the headers it adds. */

@@ -115,7 +115,23 @@ type Mistake = { line: number; message: string };
  */
 export type SiteMemo = {
   sources: Map<string, { stamp: string; source: Source }>;
-  pages: Map<string, { source: Source; context: string; page: SourcePage; mistakes: Mistake[]; fragments: FragmentLink[] }>;
+  pages: Map<string, KeptPage>;
+};
+
+/**
+ * One compiled page and what it was compiled against: its source, the labels, and how
+ * each of its links resolved (`links`: href and line, `outcome`: what they rendered to,
+ * the mistakes and fragment links they made). Another page's path, draft state or
+ * existence matters to it only through those links, so adding a page elsewhere reuses it.
+ */
+type KeptPage = {
+  source: Source;
+  context: string;
+  links: readonly (readonly [href: string, line: number])[];
+  outcome: string;
+  page: SourcePage;
+  mistakes: Mistake[];
+  fragments: FragmentLink[];
 };
 
 export function createSiteMemo(): SiteMemo {
@@ -349,8 +365,8 @@ export function loadSite(
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
   const images = imageFinder(localesDir, defaultLocale);
   const fragments: FragmentLink[] = [];
-  // Everything a page's HTML depends on besides its own source: every page's path (links are localized) and the labels.
-  const context = memo && compileContext(slugs, translations, labels, draftFiles.keys());
+  // What every page's HTML depends on besides its source and its links: the labels.
+  const context = memo && compileContext(labels);
   /** A page's mistakes and fragment links join the site's (a reused page's too: they stop the load until it is fixed). */
   const settle = (source: Source, mistakes: readonly Mistake[], links: readonly FragmentLink[]) => {
     for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
@@ -363,18 +379,6 @@ export function loadSite(
     // Per compile, not per source: a commit changes a date and not the file.
     const lastUpdated = dates.get(source.sourcePath) ?? source.front.updated;
     const memoKey = `${servingLocale}\0${source.file}`;
-    const kept = memo?.pages.get(memoKey);
-    if (
-      kept &&
-      kept.source === source &&
-      kept.context === context &&
-      kept.page.recorded === record.recorded &&
-      kept.page.lastUpdated === lastUpdated
-    ) {
-      settle(source, kept.mistakes, kept.fragments);
-      pages.get(servingLocale)!.set(source.key, kept.page);
-      return;
-    }
     // Links go to the page's path in the serving locale, so a fallback page keeps the reader
     // in their language; labels are in the content's language, the `lang` its article is marked with.
     const served = slugs.get(servingLocale)!;
@@ -385,50 +389,76 @@ export function loadSite(
     };
     const fragmentLink = (line: number, href: string, key: string, fragment: string) =>
       pageFragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
+    const kept = memo?.pages.get(memoKey);
+    if (
+      kept &&
+      kept.source === source &&
+      kept.context === context &&
+      kept.page.localPath === served.get(source.key) &&
+      kept.page.recorded === record.recorded &&
+      kept.page.lastUpdated === lastUpdated &&
+      linkOutcome(kept.links, resolverFor) === kept.outcome
+    ) {
+      settle(source, kept.mistakes, kept.fragments);
+      pages.get(servingLocale)!.set(source.key, kept.page);
+      return;
+    }
     // Each link and image as written and as the page renders it: the Markdown twin is rewritten with them.
     const rewritten = new Map<string, string>();
+    const links: [string, number][] = [];
     const link = (href: string, line: number): string => {
       const rendered = resolveLink(href, line);
       rewritten.set(href, rendered);
+      if (memo) links.push([href, line]);
       return rendered;
     };
-    const resolveLink = (href: string, line: number): string => {
-      const cut = href.search(/[?#]/);
-      const [path, rest] = cut === -1 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
-      const fragment = rest.includes('#') ? rest.slice(rest.indexOf('#') + 1) : '';
-      if (path === '') {
-        if (fragment) fragmentLink(line, href, source.key, fragment);
-        return href;
-      }
-      const key = path.startsWith('/') ? absoluteKey(path) : relativeLink(relativeKey(source, path, versionKeys));
-      if (typeof key !== 'string') {
-        report(line, `link to ${href}, ${key.problem}`);
-        return href;
-      }
-      if (!source.front.draft && !publishedKeys.has(key)) {
-        report(line, `link to ${href}, a draft (${draftFiles.get(key)}): publish it (remove "draft: true") or remove the link`);
-        return href;
-      }
-      if (fragment) fragmentLink(line, href, key, fragment);
-      const local = served.get(key);
-      return local === undefined ? `/${servingLocale}${path === '/' ? '' : path}${rest}` : pagePath(servingLocale, local) + rest;
-    };
+    // Resolving a link reports into the sinks it is given: the page's own, or a check's.
+    function resolverFor(
+      report: (line: number, message: string) => void,
+      fragmentLink: (line: number, href: string, key: string, fragment: string) => void,
+    ) {
+      return (href: string, line: number): string => {
+        const cut = href.search(/[?#]/);
+        const [path, rest] = cut === -1 ? [href, ''] : [href.slice(0, cut), href.slice(cut)];
+        const fragment = rest.includes('#') ? rest.slice(rest.indexOf('#') + 1) : '';
+        if (path === '') {
+          if (fragment) fragmentLink(line, href, source.key, fragment);
+          return href;
+        }
+        const key = path.startsWith('/') ? absoluteKey(path) : relativeLink(relativeKey(source, path, versionKeys()));
+        if (typeof key !== 'string') {
+          report(line, `link to ${href}, ${key.problem}`);
+          return href;
+        }
+        if (!source.front.draft && !publishedKeys.has(key)) {
+          report(line, `link to ${href}, a draft (${draftFiles.get(key)}): publish it (remove "draft: true") or remove the link`);
+          return href;
+        }
+        if (fragment) fragmentLink(line, href, key, fragment);
+        const local = served.get(key);
+        return local === undefined ? `/${servingLocale}${path === '/' ? '' : path}${rest}` : pagePath(servingLocale, local) + rest;
+      };
+    }
+    const resolveLink = resolverFor(report, fragmentLink);
     /** A link to the docs from a version's page names that version's page (`/docs/x` in 0.1 is `docs/0.1/x`). */
-    const within = (key: string): string | { problem: string } => {
+    function within(key: string): string | { problem: string } {
       const { version } = source;
       if (!version || version.mount === 'docs' || !isDocsKey(key) || frozen.some((other) => versionOf([other], key))) return key;
       const inVersion = keyIn(version, key);
       return linkKeys.has(inVersion) ? inVersion : { problem: `a page the docs of version "${version.label}" lack (no ${inVersion})` };
-    };
-    const absoluteKey = (path: string): string | { problem: string } => {
+    }
+    function absoluteKey(path: string): string | { problem: string } {
       const slug = safeDecode(path.replace(/^\/|\/$/g, ''));
       if (source.version && source.version.mount !== 'docs' && isDocsKey(slug)) return within(slug);
       return keyOfLink(path) ?? { problem: 'a page that exists in no locale' };
-    };
+    }
     // A docs page the version lacks is said so by `within`, not as a file of no locale.
-    const versionKeys =
-      source.version && source.version.mount !== 'docs' ? { has: (key: string) => isDocsKey(key) || linkKeys.has(key) } : linkKeys;
-    const relativeLink = (key: string | { problem: string }) => (typeof key === 'string' ? within(key) : key);
+    function versionKeys(): { has(key: string): boolean } {
+      return source.version && source.version.mount !== 'docs' ? { has: (key) => isDocsKey(key) || linkKeys.has(key) } : linkKeys;
+    }
+    function relativeLink(key: string | { problem: string }): string | { problem: string } {
+      return typeof key === 'string' ? within(key) : key;
+    }
     const image = (src: string, line: number) => {
       const found = images(source, src);
       if ('problem' in found) report(line, `image ${src}: ${found.problem}`);
@@ -469,7 +499,10 @@ export function loadSite(
       ...(source.generated && { generated: true }),
     };
     pages.get(servingLocale)!.set(source.key, page);
-    if (context) memo.pages.set(memoKey, { source, context, page, mistakes, fragments: pageFragments });
+    if (context) {
+      const outcome = linkOutcome(links, resolverFor);
+      memo.pages.set(memoKey, { source, context, links, outcome, page, mistakes, fragments: pageFragments });
+    }
   };
   const serves = new Set(serving);
   for (const source of sources) if (serves.has(source.locale)) compile(source, source.locale);
@@ -515,19 +548,30 @@ function statStamp(file: string): string | undefined {
   }
 }
 
-function compileContext(
-  slugs: ReadonlyMap<string, ReadonlyMap<string, string>>,
-  translations: ReadonlyMap<string, unknown>,
-  labels: ReadonlyMap<string, MarkdownLabels>,
-  drafts: Iterable<string>,
-): string {
+function compileContext(labels: ReadonlyMap<string, MarkdownLabels>): string {
   const hash = createHash('sha256');
-  // A link to a draft is a mistake: which pages are drafts is part of every page's compile.
-  for (const key of drafts) hash.update(`draft\0${key}\n`);
-  for (const [locale, served] of slugs) for (const [key, path] of served) hash.update(`${locale}\0${key}\0${path}\n`);
-  for (const slug of translations.keys()) hash.update(`${slug}\n`);
   for (const [locale, label] of labels) hash.update(`${locale}\0${label.table(1)}\0${label.code(1)}\0${label.headingLink('h')}\n`);
   return hash.digest('base64url');
+}
+
+/**
+ * How a page's links resolve now, as one string: what each renders to, and the mistakes
+ * and fragment links resolving them reports. Equal strings: the page's links are as they
+ * were when it was compiled, so its HTML, mistakes and fragment links are too.
+ */
+function linkOutcome(
+  links: readonly (readonly [string, number])[],
+  resolverFor: (
+    report: (line: number, message: string) => void,
+    fragmentLink: (...link: [number, string, string, string]) => void,
+  ) => (href: string, line: number) => string,
+): string {
+  const reported: unknown[] = [];
+  const resolve = resolverFor(
+    (...mistake) => reported.push(mistake),
+    (...link) => reported.push(link),
+  );
+  return JSON.stringify([links.map(([href, line]) => resolve(href, line)), reported]);
 }
 
 /** Drops what the memo holds of files that are gone, so it holds no more than one compile of the site. */

@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeLocales, makePage } from '../../helpers/content.ts';
+import { ContentError } from '../../../src/server/content/errors.ts';
+import { loadMessages } from '../../../src/server/content/messages.ts';
+import { createSiteMemo, loadSite, type SiteMemo } from '../../../src/server/content/site.ts';
+
+/**
+ * The dev server's memo (`loadSite` with `memo`): a page is compiled again when its own
+ * source changes or when one of its links would resolve differently, and only then.
+ */
+
+/** A site where the guide links to the install page, and the about page links to nothing. */
+function siteWithLinks() {
+  return makeLocales({
+    en: {
+      'pages/index.md': makePage({ title: 'Home' }),
+      'pages/docs/index.md': makePage({ title: 'Docs' }),
+      'pages/docs/install.md': makePage({ title: 'Install' }, '## Steps {#steps}\n'),
+      'pages/docs/guide.md': makePage({ title: 'Guide' }, 'See [install](./install.md#steps).\n'),
+      'pages/about.md': makePage({ title: 'About' }, 'No links.\n'),
+    },
+    de: {
+      'pages/index.md': makePage({ title: 'Start' }),
+      'pages/docs/install.md': makePage({ title: 'Installieren', slug: 'installieren' }, '## Schritte {#steps}\n'),
+    },
+  });
+}
+
+function load(dir: string, memo: SiteMemo) {
+  return loadSite(dir, ['en', 'de'], 'en', loadMessages(dir, ['en', 'de'], 'en'), { memo });
+}
+
+test('a page added elsewhere leaves every other compiled page as it was', () => {
+  const dir = siteWithLinks();
+  const memo = createSiteMemo();
+  const before = load(dir, memo);
+  writeFileSync(join(dir, 'en/pages/docs/new.md'), makePage({ title: 'New' }));
+  const after = load(dir, memo);
+  assert.ok(after.pages.get('en')!.has('docs/new'));
+  for (const locale of ['en', 'de'])
+    for (const [key, page] of before.pages.get(locale)!)
+      assert.equal(after.pages.get(locale)!.get(key), page, `${locale} ${key} compiled again`);
+});
+
+test('a renamed link target recompiles the pages that link to it, and only those', () => {
+  const dir = siteWithLinks();
+  const memo = createSiteMemo();
+  const before = load(dir, memo);
+  assert.match(before.pages.get('de')!.get('docs/guide')!.html(), /href="\/de\/docs\/installieren#steps"/);
+  writeFileSync(join(dir, 'de/pages/docs/install.md'), makePage({ title: 'Installieren', slug: 'einrichten' }, '## Schritte {#steps}\n'));
+  const after = load(dir, memo);
+  // The German fallback of the guide links to the German install page by its new path.
+  assert.match(after.pages.get('de')!.get('docs/guide')!.html(), /href="\/de\/docs\/einrichten#steps"/);
+  assert.equal(
+    after.pages.get('en')!.get('docs/guide'),
+    before.pages.get('en')!.get('docs/guide'),
+    'the English guide links to the unchanged English path',
+  );
+  assert.equal(after.pages.get('de')!.get('about'), before.pages.get('de')!.get('about'));
+});
+
+test('a removed link target stops the load at the linking page, and restoring it loads again', () => {
+  const dir = siteWithLinks();
+  const memo = createSiteMemo();
+  load(dir, memo);
+  const install = join(dir, 'en/pages/docs/install.md');
+  rmSync(install);
+  rmSync(join(dir, 'de/pages/docs/install.md'));
+  assert.throws(
+    () => load(dir, memo),
+    (error: unknown) => error instanceof ContentError && /guide\.md:\d+: link to \.\/install\.md#steps/.test(error.message),
+  );
+  writeFileSync(install, makePage({ title: 'Install' }, '## Steps {#steps}\n'));
+  assert.match(load(dir, memo).pages.get('en')!.get('docs/guide')!.html(), /href="\/en\/docs\/install#steps"/);
+});
+
+test('a link target turned draft in every locale is reported at the linking page on the next load', () => {
+  const dir = siteWithLinks();
+  const memo = createSiteMemo();
+  load(dir, memo);
+  const asDraft = (text: string) => text.replace('---\n##', 'draft: true\n---\n##');
+  writeFileSync(join(dir, 'en/pages/docs/install.md'), asDraft(makePage({ title: 'Install' }, '## Steps {#steps}\n')));
+  writeFileSync(
+    join(dir, 'de/pages/docs/install.md'),
+    asDraft(makePage({ title: 'Installieren', slug: 'installieren' }, '## Schritte {#steps}\n')),
+  );
+  assert.throws(
+    () => load(dir, memo),
+    (error: unknown) => error instanceof ContentError && /guide\.md:\d+: link to \.\/install\.md#steps, a draft/.test(error.message),
+  );
+});
+
+test('a heading id removed from a link target is reported at the linking page, though the page itself is reused', () => {
+  const dir = siteWithLinks();
+  const memo = createSiteMemo();
+  load(dir, memo);
+  writeFileSync(join(dir, 'en/pages/docs/install.md'), makePage({ title: 'Install' }, '## Stages\n'));
+  assert.throws(
+    () => load(dir, memo),
+    (error: unknown) => error instanceof ContentError && /guide\.md:\d+: .*#steps/.test(error.message),
+  );
+});
