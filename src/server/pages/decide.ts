@@ -14,7 +14,7 @@ export async function searchPageOf(
   store: Pick<PageStore, 'searchPage'>,
   search: Pick<SiteSearch, 'search'>,
 ): Promise<PageData> {
-  return store.searchPage(locale, query, await search.search(searchScope(locale, version), query), version);
+  return store.searchPage(locale, query, await search.search(searchScope(locale, version ?? null), query), version ?? null);
 }
 
 /**
@@ -24,8 +24,8 @@ export async function searchPageOf(
 export type PageDecision =
   | { kind: 'page'; page: PageData }
   /** A search with a query: its page is made once the results are known (kept, or searched for). */
-  /** `version`: an older docs version's pages are searched (`&v=`), else null. */
-  | { kind: 'search'; locale: string; query: string; version: string | null }
+  /** `version`: an older docs version's pages are searched (`&v=`); absent for the latest. */
+  | { kind: 'search'; locale: string; query: string; version?: string }
   | { kind: 'redirect'; status: 302 | 308; location: string; negotiated: boolean }
   | { kind: 'reject'; status: 400 | 414; reason: string };
 
@@ -75,7 +75,8 @@ export function createDecider(
           if (query.kind === 'reject') return query;
           // Without a query there is nothing to search: the page asks for one.
           if (!query.query) return { kind: 'page', page: store.searchPage(locale, '', { total: 0, hits: [] }) };
-          return { kind: 'search', locale: locale, query: query.query, version: searchVersion(search) };
+          const version = searchVersion(search);
+          return { kind: 'search', locale: locale, query: query.query, ...(version && { version }) };
         }
         const found = paths.find(locale, slug);
         if (found) {

@@ -65,7 +65,7 @@ export function pageDataMiddleware({
         return;
       case 'search': {
         ctx.set('Cache-Control', policy.page);
-        const key = `data:${searchPath(decision.locale, decision.query, decision.version)}`;
+        const key = `data:${searchPath(decision.locale, decision.query, decision.version ?? null)}`;
         let body = searchCache?.get(key);
         if (!body) {
           body = new StoredBody(pageDataJson(await searchPageOf(decision, store, siteSearch)), searchCache?.arena);

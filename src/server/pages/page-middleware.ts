@@ -71,7 +71,7 @@ export function pageMiddleware(parts: PageMiddlewareParts): Middleware {
         return sendPage(ctx, decision.page, sending);
       case 'search': {
         // A query asked before is answered from its kept page, before anything is searched.
-        const kept = parts.searchCache?.get(searchPath(decision.locale, decision.query, decision.version));
+        const kept = parts.searchCache?.get(searchPath(decision.locale, decision.query, decision.version ?? null));
         if (kept) {
           setPageHeaders(ctx, decision.locale, decision.locale, 200, policy);
           return sendKept(ctx, kept, negotiateEncoding(ctx), null);
