@@ -17,7 +17,8 @@
  *   pages (N/5 per locale) built into a temporary folder: build time, cold start,
  *   idle RSS, RSS after every page was requested once (HTML and data), cached and
  *   uncached req per CPU-s on one of its pages beside the default site's, and the
- *   weight of the same page in both.
+ *   weight of the same page in both. With `--versions V` (scripts/bench/versions-pass.ts): the
+ *   same site with V versions of its docs, against it unversioned.
  * - dev (scripts/bench/dev-pass.ts): `npm run dev`, from an atomic save to the new
  *   text in Chromium, on the default site and on a generated 10,000-page site;
  * `--only pages`, `--only monitoring`, `--only search`, `--only export`, `--only dev` or `--only lighthouse`
@@ -89,6 +90,12 @@ async function main() {
     console.error('bench: --pages takes a whole number of pages, 100 or more');
     process.exit(2);
   }
+  const versionsAt = args.indexOf('--versions');
+  const versions = versionsAt === -1 ? 1 : Number(args[versionsAt + 1]);
+  if (versionsAt !== -1 && !(largePages && Number.isInteger(versions) && versions >= 2)) {
+    console.error('bench: --versions takes a whole number, 2 or more, with --pages');
+    process.exit(2);
+  }
   const passes = largePages ? [] : selectedPasses(args);
   if (!existsSync(join(ROOT_DIR, 'dist', 'manifest.json'))) run('npm', ['run', 'build']);
   pinLoadGenerator();
@@ -102,7 +109,8 @@ async function main() {
   if (passes.includes('export')) await (await import('./bench/export-pass.ts')).exportPass();
   if (passes.includes('dev')) await (await import('./bench/dev-pass.ts')).devPass();
   if (passes.includes('lighthouse')) await (await import('./bench/lighthouse-pass.ts')).lighthousePass();
-  if (largePages) await largeSitePass(largePages);
+  if (largePages && versions > 1) await (await import('./bench/versions-pass.ts')).versionsPass(largePages, versions);
+  else if (largePages) await largeSitePass(largePages);
 }
 
 /** Starts of the large site's server, besides the one that is then visited, whose median is its cold start. */

@@ -255,7 +255,7 @@ describe('docs versions', () => {
       const pages = old.filter((href) => !href.includes('/search?'));
       assert.ok(pages.length > 0, 'results');
       assert.ok(
-        pages.every((href) => href.startsWith(`/${locale}/docs/0.1/`)),
+        pages.every((href) => /^\/[a-z]+\/docs\/0\.1([/#]|$)/.test(href) && href.startsWith(`/${locale}/`)),
         pages.join(' '),
       );
       assert.ok(
