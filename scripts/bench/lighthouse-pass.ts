@@ -2,7 +2,10 @@
  * `npm run bench -- --only lighthouse`: Lighthouse (mobile, its default simulated
  * throttling) on every screen type of the default site in en, ja and ar: performance,
  * accessibility, best practices and SEO scores, LCP, TBT and CLS, each the median of
- * LIGHTHOUSE_RUNS runs (3). Lighthouse is installed into bench/lighthouse/ when the pass
+ * LIGHTHOUSE_RUNS runs (3); LIGHTHOUSE_LOCALES and LIGHTHOUSE_SCREENS (names, comma-separated)
+ * narrow it. A screen that fails an audit by design (a not-found page answers 404 and is
+ * noindex, a results page is noindex) is scored without it, marked `*`, with the reason under
+ * the table (lighthouse-exemptions.ts). Lighthouse is installed into bench/lighthouse/ when the pass
  * first runs (its own package.json and lock, like the peers of `npm run bench:peers`), never
  * by `npm install` or `npm test`. Chromium is CHROME_PATH, else the one the browser tests use.
  * The figures depend on the machine: compare runs made on a quiet one.
@@ -13,15 +16,18 @@ import { cpus } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findChromium } from '../../test/helpers/browser.ts';
+import { CHROMIUM_FLAGS, findChromium } from '../../test/helpers/browser.ts';
 import { ROOT_DIR } from '../../src/server/config.ts';
 import { hasTaskset, median, startServer, stop } from './harness.ts';
 import { exited, startGroup } from './process-group.ts';
+import { type ScoredResult, categoryScore, exemptionNotes } from './lighthouse-exemptions.ts';
 
 const DIR = join(ROOT_DIR, 'bench', 'lighthouse');
 const INSTALL_STAMP = join(DIR, 'node_modules', '.bench-lighthouse-installed');
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const LOCALES = (process.env.LIGHTHOUSE_LOCALES ?? 'en,ja,ar').split(',');
+/** A subset of the screens by name (`home,docs page`), for a look at one change: all by default. */
+const ONLY_SCREENS = process.env.LIGHTHOUSE_SCREENS?.split(',').map((name) => name.trim());
 
 /** Every screen type; a localized path is reached by its default-locale path's redirect. */
 const SCREENS: [string, string][] = [
@@ -35,24 +41,12 @@ const SCREENS: [string, string][] = [
   ['search', '/search?q=install'],
 ];
 
-/** The flags the browser tests launch Chromium with, headless. */
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
-type Result = { scores: number[]; lcp: number; tbt: number; cls: number };
+type Result = { scores: number[]; exempt: boolean[]; lcp: number; tbt: number; cls: number };
 
 type LighthouseResult = {
-  lhr: {
-    categories: Record<string, { score: number | null }>;
+  lhr: ScoredResult & {
     audits: Record<string, { numericValue?: number }>;
     runtimeError?: { message: string };
   };
@@ -69,16 +63,20 @@ export async function lighthousePass(): Promise<void> {
   const server = await startServer({}, '/en');
   // Chromium gets every CPU, as a phone's browser would have its own: not the load generator's one CPU (harness.ts).
   if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
-  const chrome = await launch({ chromePath: process.env.CHROME_PATH || findChromium(), chromeFlags: CHROME_FLAGS });
+  const chrome = await launch({
+    chromePath: process.env.CHROME_PATH || findChromium(),
+    chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
+  });
   console.log(
     `\nLighthouse ${lighthouseVersion()} (mobile, simulated throttling), median of ${RUNS} runs; the machine's load matters: compare quiet runs\n`,
   );
   const header = '| page | perf | a11y | best pr. | SEO | LCP ms | TBT ms | CLS |';
   const rows = [header, '|---|--:|--:|--:|--:|--:|--:|--:|'];
   console.log(rows.join('\n'));
+  const exemptionsUsed = new Set<string>();
   try {
     for (const locale of LOCALES) {
-      for (const [name, path] of SCREENS) {
+      for (const [name, path] of SCREENS.filter(([name]) => !ONLY_SCREENS || ONLY_SCREENS.includes(name))) {
         const url = await finalUrl(`${server.url}/${locale}${path}`);
         const runs: Result[] = [];
         for (let i = 0; i < RUNS; i++) {
@@ -91,20 +89,28 @@ export async function lighthousePass(): Promise<void> {
             ignoreStatusCode: true,
           });
           if (!result || result.lhr.runtimeError) throw new Error(`lighthouse ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
-          const { categories, audits } = result.lhr;
+          const { audits } = result.lhr;
+          const scored = CATEGORIES.map((category) => categoryScore(result.lhr, category, name, url));
           runs.push({
-            scores: CATEGORIES.map((category) => Math.round((categories[category]?.score ?? 0) * 100)),
+            scores: scored.map((category) => category.score),
+            exempt: scored.map((category) => category.exempt),
             lcp: audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
             tbt: audits['total-blocking-time']?.numericValue ?? Number.NaN,
             cls: audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
           });
         }
-        const scores = CATEGORIES.map((_, i) => median(runs.map((run) => run.scores[i]!)));
+        const scores = CATEGORIES.map((category, i) => {
+          const exempt = runs.some((run) => run.exempt[i]);
+          if (exempt) exemptionsUsed.add(`${name} ${category}`);
+          return `${median(runs.map((run) => run.scores[i]!))}${exempt ? '*' : ''}`;
+        });
         const row = `| ${name} (${locale}) ${new URL(url).pathname}${new URL(url).search} | ${scores.join(' | ')} | ${fmt(median(runs.map((run) => run.lcp)))} | ${fmt(median(runs.map((run) => run.tbt)))} | ${median(runs.map((run) => run.cls)).toFixed(3)} |`;
         rows.push(row);
         console.log(row);
       }
     }
+    const notes = exemptionNotes(exemptionsUsed);
+    if (notes.length) console.log(`\n${notes.join('\n')}`);
   } finally {
     chrome.kill();
     await stop(server.child);

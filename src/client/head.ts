@@ -51,7 +51,8 @@ export function readHead(doc: Document): Head {
     if (element.tagName === 'SCRIPT') head.jsonLd = element.textContent;
     else if (element.tagName !== 'LINK') {
       if (tag.name === 'description') head.description = tag.content ?? '';
-      else if (tag.name !== 'robots') head.meta.push(tag);
+      // `robots` in the canonical's place is the page's lack of one; after it, one of the page's own (an unlisted page's noindex).
+      else if (tag.name !== 'robots' || head.canonical !== null) head.meta.push(tag);
     } else if (tag.rel === 'canonical') head.canonical = tag.href ?? null;
     else if (tag.rel === 'alternate' && tag.hreflang) head.alternates.push({ hreflang: tag.hreflang, href: tag.href ?? '' });
     else head.links.push(tag);

@@ -40,6 +40,13 @@ export function PageMeta({ page, intl }: { page: PageData; intl: MessageIntl }) 
           </a>
         </p>
       )}
+      {page.edit?.translate && (
+        <p>
+          <a href={page.edit.translate} rel="nofollow">
+            {intl.formatMessage({ id: 'page.translate' })}
+          </a>
+        </p>
+      )}
     </div>
   );
 }

@@ -124,7 +124,8 @@ export type PageDate = { iso: string; text: string };
  * Where the reader can change the page (EDIT_URL): the file of the text they are reading
  * (a translation's own, or for a fallback the default locale's).
  */
-export type EditLink = { href: string };
+/** Where to edit the file the page shows; on a fallback page, also where its translation's new file would be made. */
+export type EditLink = { href: string; translate?: string };
 
 export type PageData = {
   build: string;

@@ -218,13 +218,35 @@ describe('nginx serving the export, against the server', () => {
 
   test('compressed answers say Vary: Accept-Encoding, feeds included, and compress behind a proxy too', async () => {
     for (const path of ['/en/docs', '/de/blog/feed.xml', '/sitemap.xml', `/_data/${build}/en/docs.json`]) {
+      // A page varies by Accept too (HTML or its Markdown twin): one header line each in nginx, one list on the server.
+      const vary = path === '/en/docs' ? ['Accept', 'Accept-Encoding'] : ['Accept-Encoding'];
       for (const headers of [{ 'Accept-Encoding': 'gzip' }, { 'Accept-Encoding': 'gzip', Via: '1.1 cdn' }] as Record<string, string>[]) {
         const hosted = await get(nginx.url, path, headers);
         assert.equal(hosted.headers['content-encoding'], 'gzip', `${path} ${JSON.stringify(headers)}`);
-        assert.deepEqual(values(hosted, 'Vary'), ['Accept-Encoding'], path);
+        assert.deepEqual(values(hosted, 'Vary').sort(), vary, path);
       }
-      assert.deepEqual(values(await get(nginx.url, path), 'Vary'), ['Accept-Encoding'], `${path} uncompressed`);
+      assert.deepEqual(values(await get(nginx.url, path), 'Vary').sort(), vary, `${path} uncompressed`);
     }
+  });
+
+  test("Accept: text/markdown on a page's URL: the twin, as the server answers it, with Vary: Accept", async () => {
+    for (const path of ['/en/docs', '/en', '/de/ueber-uns', '/ja/%E6%A6%82%E8%A6%81', '/ar/docs']) {
+      for (const accept of [
+        'text/markdown',
+        'text/markdown, text/html;q=0.9',
+        'text/html, text/markdown',
+        'text/markdown;q=0, */*',
+        '*/*',
+      ]) {
+        const { served, hosted } = await compare(path, { Accept: accept });
+        assert.equal(hosted.status, 200, `${path} ${accept}`);
+        assert.ok(values(hosted, 'Vary').includes('Accept'), `${path} ${accept}: Vary`);
+        if (/^text\/markdown(,|$)/.test(accept)) assert.ok(hosted.body.equals(served.body), `${path} ${accept}: the twin`);
+      }
+    }
+    // A missing page is the not-found page, whatever Accept says.
+    const missing = await compare('/en/nope', { Accept: 'text/markdown' });
+    assert.equal(missing.hosted.status, 404);
   });
 
   test("nginx's own refusals are never cacheable: no-store, with the security headers once", async () => {

@@ -128,6 +128,26 @@ export function nginxHttpConf(tables: HostTables): string {
     '    default "";',
     `    https ${quoteValue(hstsValue)};`,
     '}',
+    "# A page's URL answers its Markdown twin to a request that prefers text/markdown (site/llms.ts). The server",
+    "# weighs Accept's q values; nginx's map takes text/markdown when it comes before any text/html and is not q=0.",
+    'map $http_accept $polysite_markdown {',
+    '    default "";',
+    `    ${quote('~*^(?:(?!text/html).)*text/markdown(?!\\s*;\\s*q=0(?:\\.0*)?\\s*(?:,|$))')} 1;`,
+    '}',
+    'map $polysite_markdown $polysite_page_file {',
+    '    default .html;',
+    '    1 .md;',
+    '}',
+    'map $polysite_markdown $polysite_home_file {',
+    '    default .html;',
+    '    1 /index.md;',
+    '}',
+    "# A page's answers, HTML or Markdown, vary by Accept (an empty value sends no header).",
+    'map $status $polysite_page_vary {',
+    '    default "";',
+    '    200 Accept;',
+    '    304 Accept;',
+    '}',
     '# The redirects varied by language, as the server says.',
     'map $status $polysite_vary {',
     '    default "";',
@@ -229,13 +249,17 @@ export function nginxServerConf(tables: HostTables): string {
       // `/de` from de.html; under it, `/de/x` from de/x.html only: `/de/x.html` is a 404, as on the server.
       `    location = /${locale} {`,
       ...headers('$polysite_cache'),
+      '        add_header Vary $polysite_page_vary always;',
+      ...PAGE_TYPES,
       `        error_page 404 /${locale}/404.html;`,
-      `        try_files /${locale}.html =404;`,
+      `        try_files /${locale}$polysite_home_file =404;`,
       '    }',
       `    location ^~ /${locale}/ {`,
       ...headers('$polysite_cache'),
+      '        add_header Vary $polysite_page_vary always;',
+      ...PAGE_TYPES,
       `        error_page 404 /${locale}/404.html;`,
-      '        try_files $uri.html =404;',
+      '        try_files $uri$polysite_page_file =404;',
       // Each page's Markdown twin and the locale's llms.txt files (site/llms.ts), as the server types them.
       '        location ~ \\.md$ {',
       ...headers('$polysite_cache', '            '),
@@ -281,6 +305,16 @@ export function nginxServerConf(tables: HostTables): string {
   }
   return `${out.join('\n')}\n`;
 }
+
+/** A page's two files, its HTML and its Markdown twin, and the locale's llms files, typed as the server types them. */
+const PAGE_TYPES = [
+  '        types {',
+  '            text/html html;',
+  '            text/markdown md;',
+  '            text/plain txt;',
+  '        }',
+  '        charset_types text/html text/markdown text/plain;',
+];
 
 /** Content types of the files under /assets/, as the server sends them; `true`: with `charset=utf-8`. */
 const ASSET_TYPES: readonly (readonly [string, string, boolean?])[] = [

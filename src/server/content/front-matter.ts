@@ -23,9 +23,14 @@ export type FrontMatter = {
   image?: string;
   /** Not published: shown by `npm run dev` only (see loadSite's `drafts`). */
   draft?: true;
+  /**
+   * Served at its path, but listed nowhere: not in the sidebar, previous/next, a section's
+   * or the blog's list, search, the sitemap, llms.txt or feeds; and `noindex`.
+   */
+  unlisted?: true;
 };
 
-const KNOWN = ['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image', 'draft'];
+const KNOWN = ['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image', 'draft', 'unlisted'];
 
 /** The file line the YAML starts on, after the opening `---`. */
 const YAML_FIRST_LINE = 2;
@@ -150,6 +155,7 @@ function validate(data: unknown, file: string, keyLines: Readonly<Record<string,
   // A slug is checked against every other page's path later; here only that it is text.
   const slug = record.slug === undefined ? undefined : typeof record.slug === 'string' ? record.slug : fail('needs "slug" as text', 'slug');
   if (record.draft !== undefined && typeof record.draft !== 'boolean') fail('"draft" must be true or false', 'draft');
+  if (record.unlisted !== undefined && typeof record.unlisted !== 'boolean') fail('"unlisted" must be true or false', 'unlisted');
   return {
     title: text('title', true)!,
     description: text('description', true)!,
@@ -161,6 +167,7 @@ function validate(data: unknown, file: string, keyLines: Readonly<Record<string,
     ...(slug !== undefined && { slug }),
     ...(record.image !== undefined && { image: text('image', true)! }),
     ...(record.draft === true && { draft: true as const }),
+    ...(record.unlisted === true && { unlisted: true as const }),
   };
 }
 

@@ -3,7 +3,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
 import { contentDates } from './git-dates.ts';
-import { markdownTwin } from './markdown-twin.ts';
+import { markdownTwinBody } from './markdown-twin.ts';
 import { isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
@@ -46,9 +46,10 @@ export type SourcePage = FrontMatter & {
    */
   headings: () => Heading[];
   /**
-   * The page as Markdown (its `.md` twin, llms-full.txt): its source with front matter
-   * reduced to title and description, links and images as the page renders them (paths
-   * in the serving locale). A function, as `html` is.
+   * The page's body as Markdown, for its `.md` twin and llms-full.txt (site/llms.ts adds
+   * the front matter): its source flattened to plain Markdown, links and images as the
+   * page renders them (paths in the serving locale); see markdown-twin.ts. A function,
+   * as `html` is.
    */
   markdown: () => string;
   /**
@@ -488,7 +489,7 @@ export function loadSite(
       contentLocale: source.locale,
       html: utf8Text(html),
       headings: () => headings,
-      markdown: utf8Text(markdownTwin(source.front, source.body, rewritten)),
+      markdown: utf8Text(markdownTwinBody(source.body, rewritten, labels.get(source.locale)!)),
       sections: sectionsOf(tokens),
       textLength: textLength(source.body),
       file: source.file,

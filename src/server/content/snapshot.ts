@@ -26,7 +26,7 @@ export const BODIES_FILE = 'content.html';
  * Changed with the layout of either file: 2 has per-locale starts and each page's headings
  * after its HTML; 3 each page's last change; 4 its Markdown twin after its headings.
  */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /**
  * A page without its HTML and headings, and where they are in the bodies file: [byte

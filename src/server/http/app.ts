@@ -169,7 +169,7 @@ export function createApp({ config, site, log, lifecycle, relay }: AppParts, cac
   // Each locale's Atom feed, under its blog's path (which may be localized): an exact-path lookup.
   app.use(feedMiddleware(site.feeds, policy));
   // llms.txt and each page's Markdown twin: exact paths too.
-  app.use(llmsMiddleware(site.llms, policy));
+  app.use(llmsMiddleware(site.llms, policy, site.decide));
 
   const monitoring = browserMonitoring(config, site.manifest.build);
   app.use(

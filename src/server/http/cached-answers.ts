@@ -31,6 +31,7 @@ export type CachedAnswers = (req: IncomingMessage, res: ServerResponse) => boole
 const PER_REQUEST = new Set(['x-request-id', 'strict-transport-security', 'connection', 'date', 'keep-alive']);
 
 const SLASH = 47;
+const MARKDOWN = /markdown/i;
 
 export function cachedAnswers({
   rendered,
@@ -49,6 +50,8 @@ export function cachedAnswers({
     if (req.method !== 'GET' || lifecycle.draining || url.charCodeAt(0) !== SLASH) return false;
     const { headers } = req;
     if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
+    // A page's URL may also answer its Markdown twin (Accept: text/markdown): the app decides which.
+    if (headers.accept !== undefined && MARKDOWN.test(headers.accept)) return false;
     const stored = rendered.get(url);
     if (!stored) return false;
     const encoding = chooseEncoding(headers['accept-encoding']);

@@ -15,6 +15,8 @@ import { type DocumentRenderer, documentRenderer } from './page-document.ts';
 import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream, sendWhole } from '../http/send.ts';
 import type { MessageUrls, MonitoringInit, PageData, SearchIndexes } from '../../routes/types.ts';
 import { searchPath } from '../../routes/search/query.ts';
+import { type LlmsFiles, twinPath } from '../site/llms.ts';
+import { sendLlms } from './llms-route.ts';
 
 type PageMiddlewareParts = {
   decide: Decider;
@@ -34,6 +36,8 @@ type PageMiddlewareParts = {
   searchIndexes: SearchIndexes;
   /** Where the browser finds each locale's messages. */
   messageUrls: MessageUrls;
+  /** Each page's Markdown twin: the answer to a request for the page that prefers `text/markdown`. */
+  llms: LlmsFiles;
 };
 
 /** Documents under `/<locale>/<slug...>`, and the redirects into that space. */
@@ -67,8 +71,19 @@ export function pageMiddleware(parts: PageMiddlewareParts): Middleware {
           ctx.set('Cache-Control', policy.permanentRedirect);
         }
         return;
-      case 'page':
-        return sendPage(ctx, decision.page, sending);
+      case 'page': {
+        const { page } = decision;
+        const twin = page.status === 200 ? parts.llms.at(twinPath(page.path, page.locale)) : undefined;
+        if (twin) {
+          // The page's URL names two representations, HTML and its Markdown twin, chosen by Accept.
+          ctx.vary('Accept');
+          if (prefersMarkdown(ctx)) {
+            ctx.set('Content-Location', twinPath(page.path, page.locale));
+            return sendLlms(ctx, twin, policy);
+          }
+        }
+        return sendPage(ctx, page, sending);
+      }
       case 'search': {
         // A query asked before is answered from its kept page, before anything is searched.
         const kept = parts.searchCache?.get(searchPath(decision.locale, decision.query, decision.version ?? null));
@@ -130,6 +145,19 @@ async function sendPage(
   if (ctx.etag && encoding !== 'identity') ctx.etag = `W/${ctx.etag}`;
   sendStream(ctx, rendered, encoding);
 }
+
+/**
+ * Whether the request prefers the Markdown twin to HTML: `Accept` names text/markdown and
+ * weighs it above text/html (a browser's `text/html` before its catch-all does not; `text/markdown` alone,
+ * or first, does). The substring test keeps negotiation off the common path.
+ */
+export function prefersMarkdown(ctx: Context): boolean {
+  const accept = ctx.get('Accept');
+  if (!MARKDOWN.test(accept)) return false;
+  return ctx.accepts('text/html', 'text/markdown') === 'text/markdown';
+}
+
+const MARKDOWN = /markdown/i;
 
 function setPageHeaders(ctx: Context, locale: string, contentLocale: string, status: number, policy: CachePolicy): void {
   ctx.state.locale = locale;

@@ -5,7 +5,7 @@ import { makeServerIntls } from '../site/server-intl.ts';
 import { SECTIONS } from '../../routes/layout.tsx';
 import type { SearchResults } from '../../routes/search/engine.ts';
 import { searchPageData } from '../../routes/search/page.ts';
-import type { Head, LocaleLink, NavEntry, PageData, PageDate, PageVersion } from '../../routes/types.ts';
+import type { EditLink, Head, LocaleLink, NavEntry, PageData, PageDate, PageVersion } from '../../routes/types.ts';
 import { baseKey, keyIn, versionOf } from '../content/versions.ts';
 import type { Site, SourcePage } from '../content/site.ts';
 import type { PageKey } from '../content/paths.ts';
@@ -48,6 +48,7 @@ export type PageStore = {
     lastUpdated: string | undefined;
     /** A page of docs other than the latest release's: not in the sitemap nor in hreflang clusters. */
     archived: boolean;
+    unlisted?: true;
   }>;
 };
 
@@ -121,10 +122,7 @@ export function buildPageStore({
           outdated: outdatedNotice(page),
           updated: dateOf(page.lastUpdated) ?? null,
           // A frozen version's text is not edited: its release is out.
-          edit:
-            editUrl === null || page.generated || versionOf(site.versions, page.key)?.dir
-              ? null
-              : { href: editUrl.replaceAll('{path}', encodeURI(page.sourcePath)) },
+          edit: editUrl === null || page.generated || versionOf(site.versions, page.key)?.dir ? null : editLink(editUrl, page, locale),
           ...(page.draft && { draft: true as const }),
           ...versionPart(page.key),
           screen,
@@ -240,10 +238,43 @@ export function buildPageStore({
             translated: site.translations.get(key) ?? [],
             lastUpdated: page.lastUpdated,
             archived: versionOf(site.versions, key)?.latest === false,
+            ...(page.unlisted && { unlisted: true as const }),
           };
       }
     },
   };
+}
+
+/**
+ * "Edit this page" for the file the page shows; on a fallback page, with "Translate this page"
+ * to where the locale's file would go (its same path under the locale's folder). An edit URL
+ * of a file that does not exist is a 404, so that one is the forge's "new file" form, made from
+ * EDIT_URL when it is GitHub's (`…/edit/<branch>/…` -> `…/new/<branch>/<folder>?filename=<name>`)
+ * or GitLab's (`…/-/edit/…` -> `…/-/new/…?file_name=`); for any other, there is none.
+ */
+function editLink(editUrl: string, page: SourcePage, locale: string): EditLink {
+  const href = editUrl.replaceAll('{path}', encodeURI(page.sourcePath));
+  if (page.contentLocale === locale) return { href };
+  const translation = `${locale}${page.sourcePath.slice(page.contentLocale.length)}`;
+  const translate = newFileUrl(editUrl.replaceAll('{path}', encodeURI(translation)));
+  return translate ? { href, translate } : { href };
+}
+
+function newFileUrl(editHref: string): string | undefined {
+  const url = new URL(editHref);
+  const match = /^(.*?\/)(-\/)?edit\/([^/]+)\/(?:(.*)\/)?([^/]+)$/.exec(url.pathname);
+  if (!match) return undefined;
+  const [, repository, gitlab, branch, folder, name] = match as unknown as [
+    string,
+    string,
+    string | undefined,
+    string,
+    string | undefined,
+    string,
+  ];
+  url.pathname = `${repository}${gitlab ?? ''}new/${branch}/${folder ?? ''}`;
+  url.search = `?${gitlab ? 'file_name' : 'filename'}=${name}`;
+  return url.href;
 }
 
 function sha256(text: string): string {
@@ -274,7 +305,9 @@ function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: strin
   const shared = share.page(page, intl, head, site.pages.get(intl.locale)!);
   // The page as Markdown, for tools and language models (site/llms.ts).
   const twin = { rel: 'alternate', type: 'text/markdown', href: twinPath(paths.pathOf(intl.locale, page.key), intl.locale) };
-  const meta = version?.noindex ? [...shared.meta, { name: 'robots', content: 'noindex' }] : shared.meta;
+  // Unlisted: reachable by its link, kept out of search engines as out of every list (a sitemap leaves a page out, it does not keep it out).
+  // An older docs version's page set `noindex` (versions.json) likewise.
+  const meta = page.unlisted || version?.noindex ? [{ name: 'robots', content: 'noindex' }, ...shared.meta] : shared.meta;
   return { ...head, ...shared, meta, links: [...shared.links, twin] };
 }
 

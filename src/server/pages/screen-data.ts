@@ -31,7 +31,7 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     lang: page.contentLocale === locale ? undefined : page.contentLocale,
   });
   const posts: PostSummary[] = [...pages.values()]
-    .filter((page) => matchRoute(page.key) === 'blog-post')
+    .filter((page) => matchRoute(page.key) === 'blog-post' && !page.unlisted)
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
   // Each version's docs are a tree of their own (sidebar, previous/next), made on its first page.
@@ -118,8 +118,9 @@ export function docsNavigation(
   others: readonly string[] = [],
 ) {
   const inside = (key: string) => key === rootKey || key.startsWith(`${rootKey}/`);
+  // An unlisted page has no place in the tree: its sidebar is its folder's, and it has no previous or next.
   const docs = [...pages.values()].filter(
-    (page) => inside(page.key) && !others.some((mount) => page.key === mount || page.key.startsWith(`${mount}/`)),
+    (page) => inside(page.key) && !page.unlisted && !others.some((mount) => page.key === mount || page.key.startsWith(`${mount}/`)),
   );
   const nodes = new Map<string, TreeNode>(
     docs.map((page) => [page.key, { slug: page.key, link: navLink(page, linkTo), children: [], listed: page.generated === true }]),

@@ -52,7 +52,9 @@ export function buildFeeds({ site, siteName: nameIn, publicUrl }: Options): Feed
     if (!blog) continue;
     const blogPath = pathOf(locale, blog.key);
     const siteName = nameIn(locale);
-    const posts = pages.filter((page) => matchRoute(page.key) === 'blog-post').sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
+    const posts = pages
+      .filter((page) => matchRoute(page.key) === 'blog-post' && !page.unlisted)
+      .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
     const entries: FeedEntry[] = posts
       .slice(0, FEED_ENTRIES)
       .map((post) => entryOf(post, locale, publicUrl + pathOf(locale, post.key), tag));

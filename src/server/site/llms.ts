@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { languageName, type SiteIntl } from '../../i18n/intl.ts';
+import { markdownTwin } from '../content/markdown-twin.ts';
 import type { Site, SourcePage } from '../content/site.ts';
 import { type DocsVersion, versionOf } from '../content/versions.ts';
 
@@ -36,6 +37,11 @@ export function twinPath(pagePath: string, locale: string): string {
   return pagePath === `/${locale}` ? `${pagePath}/index.md` : `${pagePath}.md`;
 }
 
+/** twinPath for a canonical page path whose locale is its first segment. */
+export function twinOfPagePath(pagePath: string): string {
+  return pagePath.indexOf('/', 1) === -1 ? `${pagePath}/index.md` : `${pagePath}.md`;
+}
+
 type Options = {
   site: Site;
   intls: ReadonlyMap<string, SiteIntl>;
@@ -45,8 +51,10 @@ type Options = {
 export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
   const { pathOf } = site.paths;
   // Twins by path: a lookup, as pages are.
-  const twins = new Map<string, SourcePage>();
-  for (const [locale, pages] of site.pages) for (const [key, page] of pages) twins.set(twinPath(pathOf(locale, key), locale), page);
+  const twins = new Map<string, { locale: string; page: SourcePage }>();
+  for (const [locale, pages] of site.pages)
+    for (const [key, page] of pages) twins.set(twinPath(pathOf(locale, key), locale), { locale, page });
+  const twinText = (locale: string, page: SourcePage) => twinOf(page, locale, site, publicUrl);
   const indexes = new Map<string, string>();
   const indexOf = (locale: string, version?: DocsVersion) => {
     const id = version ? `${locale}@${version.name}` : locale;
@@ -60,7 +68,10 @@ export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
   const files = new Map<string, LlmsAnswer>();
   for (const locale of site.locales) {
     files.set(`/${locale}/llms.txt`, { type: LLMS_TYPE, body: () => indexOf(locale) });
-    files.set(`/${locale}/llms-full.txt`, { type: LLMS_TYPE, body: () => Readable.from(llmsFull(locale, site, indexOf(locale))) });
+    files.set(`/${locale}/llms-full.txt`, {
+      type: LLMS_TYPE,
+      body: () => Readable.from(llmsFull(locale, site, indexOf(locale), (page) => twinText(locale, page))),
+    });
     for (const version of olderVersions(site)) {
       files.set(versionLlmsPath(site, locale, version), { type: LLMS_TYPE, body: () => indexOf(locale, version) });
     }
@@ -70,8 +81,8 @@ export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
     at(path) {
       const file = files.get(path);
       if (file) return file;
-      const page = path.endsWith('.md') ? twins.get(path) : undefined;
-      return page && { type: MARKDOWN_TYPE, body: () => page.markdown() };
+      const twin = path.endsWith('.md') ? twins.get(path) : undefined;
+      return twin && { type: MARKDOWN_TYPE, body: () => twinText(twin.locale, twin.page) };
     },
     *paths() {
       yield* files.keys();
@@ -102,6 +113,7 @@ function llmsIndex(locale: string, site: Site, intl: SiteIntl, publicUrl: string
   const lines = [`# ${t('site.name')}${version ? ` ${version.label}` : ''}`, '', `> ${t('site.tagline')}`];
   // A version's own llms.txt: its docs only. The locale's: every page but older versions' docs.
   const left = [...site.pages.get(locale)!.values()].filter((page) => {
+    if (page.unlisted) return false;
     const of = versionOf(site.versions, page.key);
     return version ? of === version : of?.latest !== false;
   });
@@ -134,13 +146,31 @@ export function versionLlmsPath(site: Site, locale: string, version: DocsVersion
   return `${site.paths.pathOf(locale, version.mount)}/llms.txt`;
 }
 
+/**
+ * A page's twin as served: front matter with its title, description, the language its
+ * text is in, its canonical URL (a fallback's is the original's, as its HTML says) and
+ * when it last changed, then its flattened body.
+ */
+function twinOf(page: SourcePage, locale: string, site: Site, publicUrl: string): string {
+  return markdownTwin(
+    {
+      title: page.title,
+      description: page.description,
+      language: page.contentLocale,
+      canonical: publicUrl + site.paths.pathOf(page.contentLocale === locale ? locale : page.contentLocale, page.key),
+      lastUpdated: page.lastUpdated,
+    },
+    page.markdown(),
+  );
+}
+
 /** llms.txt, then every page's twin, until LLMS_FULL_MAX_BYTES; past it, a line saying where the rest is. */
-function* llmsFull(locale: string, site: Site, index: string): Generator<string> {
+function* llmsFull(locale: string, site: Site, index: string, twin: (page: SourcePage) => string): Generator<string> {
   let bytes = Buffer.byteLength(index);
   yield index;
   for (const page of site.pages.get(locale)!.values()) {
-    if (versionOf(site.versions, page.key)?.latest === false) continue;
-    const text = `\n${page.markdown()}`;
+    if (page.unlisted || versionOf(site.versions, page.key)?.latest === false) continue;
+    const text = `\n${twin(page)}`;
     bytes += Buffer.byteLength(text);
     if (bytes > LLMS_FULL_MAX_BYTES) {
       yield `\n<!-- llms-full.txt stops at ${LLMS_FULL_MAX_BYTES / 1024 / 1024} MB: each page listed above is at its own .md URL. -->\n`;

@@ -64,7 +64,7 @@ export function indexedPages(site: Site, locale: string, version: string | null 
   // Language names only: an IntlShape without messages (the index is made at build time, apart from the server's).
   const intl = makeIntl({ locale, messages: {}, defaultLocale: locale, defaults: {} }, createIntlCache(), () => {});
   return [...site.pages.get(locale)!.values()]
-    .filter((page) => matchRoute(page.key) !== 'search' && inScope(versionOf(site.versions, page.key), version))
+    .filter((page) => matchRoute(page.key) !== 'search' && !page.unlisted && inScope(versionOf(site.versions, page.key), version))
     .map((page) => ({
       path: pagePath(locale, page.localPath),
       title: page.title,

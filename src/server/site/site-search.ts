@@ -5,11 +5,12 @@
 // repeated query, however it is spelled, costs a lookup.
 import { existsSync, statSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BoundedCache } from '../../routes/bounded-cache.ts';
 import { readCompactIndex, compactIndex } from '../../routes/search/compact-index.ts';
-import { parseIndexFile, queryTerms, type SearchIndex, type SearchResults, searchTerms } from '../../routes/search/engine.ts';
+import { parseIndexFile, queryTerms, type SearchIndex, type SearchResults, SEARCH_SLICE, searchSteps } from '../../routes/search/engine.ts';
 import { PAGE_RESULTS } from '../../routes/search/page.ts';
 import type { SearchIndexes } from '../../routes/types.ts';
 import { StoredBody } from '../http/stored-body.ts';
@@ -126,7 +127,14 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
 ${terms.join(' ')}`;
       const kept = answers.get(key);
       if (kept) return kept;
-      const results = searchTerms(await indexOf(locale), terms, PAGE_RESULTS);
+      // One slice of the search per turn of the event loop: requests that arrive meanwhile are answered between slices.
+      const steps = searchSteps(await indexOf(locale), terms, PAGE_RESULTS, SEARCH_SLICE);
+      let step = steps.next();
+      while (!step.done) {
+        await nextTurn();
+        step = steps.next();
+      }
+      const results = step.value;
       answers.set(key, results);
       return results;
     },

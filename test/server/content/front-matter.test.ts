@@ -46,11 +46,11 @@ test('a key written twice is reported at the second one', () => {
 test('an unknown key is reported at its own line, with "did you mean" when one edit away from a known key', () => {
   assert.equal(
     failure('---\ntitle: T\norder: 3\nnav: Guides\ndescripton: D\n---\n'),
-    'locales/en/pages/about.md:5: front matter has an unknown key "descripton"; did you mean "description"? (known: title, description, order, nav, date, updated, author, slug, image, draft)',
+    'locales/en/pages/about.md:5: front matter has an unknown key "descripton"; did you mean "description"? (known: title, description, order, nav, date, updated, author, slug, image, draft, unlisted)',
   );
   assert.equal(
     failure('---\ntitle: T\ndescription: D\ncolour: red\n---\n'),
-    'locales/en/pages/about.md:4: front matter has an unknown key "colour" (known: title, description, order, nav, date, updated, author, slug, image, draft)',
+    'locales/en/pages/about.md:4: front matter has an unknown key "colour" (known: title, description, order, nav, date, updated, author, slug, image, draft, unlisted)',
   );
 });
 

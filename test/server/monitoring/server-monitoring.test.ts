@@ -59,7 +59,7 @@ await startServerMonitoring(sentry, 'build-abc');
 reportServerError(new Error('server render boom'));
 Promise.reject(new Error('unhandled boom'));
 setTimeout(async () => {
-  await flushServerMonitoring(5000);
+  await flushServerMonitoring(30_000);
   process.exit(0);
 }, 300);
 `);
@@ -83,7 +83,7 @@ const ready = startServerMonitoring(sentry, 'build-abc');
 reportServerError(new Error('before ready'), { method: 'GET', path: '/de/docs/routing' });
 await ready;
 reportServerError(new Error('after ready'));
-await flushServerMonitoring(5000);
+await flushServerMonitoring(30_000);
 process.exit(0);
 `);
   assert.equal(code, 0, stderr);
@@ -98,7 +98,7 @@ test('flush on shutdown waits for an SDK that is still loading, so nothing queue
   const { code, stderr, byMessage } = await run(`
 startServerMonitoring(sentry, 'build-abc');
 reportServerError(new Error('right before shutdown'));
-await flushServerMonitoring(5000);
+await flushServerMonitoring(30_000);
 process.exit(0);
 `);
   assert.equal(code, 0, stderr);

@@ -68,13 +68,14 @@ describe('llms.txt', () => {
 });
 
 describe('Markdown twins', () => {
-  test("a page's twin: its source with front matter reduced to title and description, links to the locale's pages", async () => {
+  test("a page's twin: front matter with title, description, language, canonical URL and last updated, links to the locale's pages", async () => {
     const twin = await get(app.url, '/ar/docs/install.md');
     assert.equal(twin.status, 200);
     assert.equal(twin.headers['content-type'], 'text/markdown; charset=utf-8');
+    // Arabic shows the English text (a fallback): its language is English, its canonical URL the original's.
     assert.equal(
       twin.body,
-      '---\ntitle: Install [it]\ndescription: How to install.\n---\n\n' +
+      '---\ntitle: Install [it]\ndescription: How to install.\nlanguage: en\ncanonical: https://example.test/en/docs/install\nlastUpdated: 2026-01-02\n---\n\n' +
         'Read [the docs](/ar/docs) and [about us](/ar/man-nahnu#team), or [elsewhere](https://example.org/x).\n\n```md\n[not a link](/docs)\n```\n',
     );
   });
@@ -85,6 +86,14 @@ describe('Markdown twins', () => {
     assert.match(first.body, /^---\ntitle: Home\n/);
     const again = await get(app.url, '/en/index.md', { 'if-none-match': first.headers.etag as string });
     assert.equal(again.status, 304);
+  });
+
+  test("a translation's twin: its own language and canonical URL", async () => {
+    const twin = await get(app.url, '/ar/man-nahnu.md');
+    assert.match(
+      twin.body,
+      /^---\ntitle: من نحن\ndescription: نحن.\nlanguage: ar\ncanonical: https:\/\/example.test\/ar\/man-nahnu\n---\n/,
+    );
   });
 
   test("each page's head names its twin", async () => {
