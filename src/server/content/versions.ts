@@ -177,8 +177,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The line (from 1) of the `nth` occurrence of the key (with that string value, when given), or 1. */
 function lineOf(text: string, key: string, nth: number, value?: string): number {
-  const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(escape(key) + (value === undefined ? '' : `\\s*:\\s*${escape(JSON.stringify(value))}`), 'g');
+  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(literal(key) + (value === undefined ? '' : `\\s*:\\s*${literal(JSON.stringify(value))}`), 'g');
   const found = [...text.matchAll(pattern)][nth];
   return found ? text.slice(0, found.index).split('\n').length : 1;
 }
