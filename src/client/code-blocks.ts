@@ -28,7 +28,7 @@ async function copy(button: HTMLButtonElement): Promise<void> {
 }
 
 /** A polite live region of its own, outside the page React renders. */
-function announce(message: string): void {
+export function announce(message: string): void {
   let region = document.getElementById('code-announcer');
   if (!region) {
     region = document.createElement('p');

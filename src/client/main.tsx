@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { App } from '../routes/app.tsx';
 import { DEFERRED_CSS_ELEMENT_ID, readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
 import { RootErrorBoundary } from './error-screen.tsx';
-import { readHead } from './head.ts';
+import { readHead } from './read-head.ts';
 import type { ClientNavigator } from './navigator.ts';
 import { intlFor } from './client-intl.ts';
 import { createPageState, type PageState } from './page-state.ts';
@@ -28,6 +28,9 @@ function ClientApp({ store, messages }: { store: PageState; messages: LocaleMess
     // Copy buttons and tab lists: their script is loaded only for a page that has some.
     if (document.querySelector('.code-copy[hidden],.tabs:not([data-enhanced])'))
       import('./code-blocks.ts').then((code) => code.enhance(document), logAndReport);
+    if (document.querySelector('.copy-page[hidden]')) import('./copy-page.ts').then((copy) => copy.enhance(document), logAndReport);
+    if (document.querySelector('[data-docs-section]'))
+      import('./sections.ts').then((sections) => sections.keepFolding(document), logAndReport);
   }, [state]);
   useEffect(() => {
     // Hydration committed: now the client navigation, a chunk of its own.

@@ -1,4 +1,5 @@
 import type { Searcher } from '../routes/search-box.tsx';
+import { scopeLocale } from '../routes/search/query.ts';
 import type { SearchIndexes } from '../routes/types.ts';
 
 /**
@@ -14,7 +15,9 @@ export function createSearchSource(indexes: SearchIndexes, build: string): (loca
     if (!searcher) {
       const url = indexes[locale];
       // `locale` is a search scope: a locale, or an older docs version's pages in it (`en@0.1`).
-      searcher = import('./searchers.ts').then((engine) => (url ? engine.indexSearcher(url) : engine.serverSearcher(build, locale)));
+      searcher = import('./searchers.ts').then((engine) =>
+        url ? engine.indexSearcher(url, scopeLocale(locale)) : engine.serverSearcher(build, locale),
+      );
       searchers.set(locale, searcher);
       searcher.catch(() => searchers.delete(locale));
     }

@@ -3,6 +3,7 @@ import { dataUrl, pageDataKey } from '../routes/page-data.ts';
 import type { Searcher } from '../routes/search-box.tsx';
 import { loadSearchIndex, searchIndex } from '../routes/search/engine.ts';
 import type { LocaleMessages, MessageIntl } from '../i18n/intl.ts';
+import { loadStemmer } from '../i18n/stemmers.ts';
 import { searchPageData } from '../routes/search/page.ts';
 import { parseSearchQuery, scopeLocale, scopeVersion, searchScope, searchVersion, VERSION_PARAM } from '../routes/search/query.ts';
 import type { LocaleLink, PageData, Payload } from '../routes/types.ts';
@@ -12,9 +13,9 @@ const RESULTS = 20;
 /** Pause after a keystroke before asking the server: a word typed quickly is one request. */
 const SERVER_DELAY_MS = 120;
 
-/** Searches the locale's index in the browser: the same index and the same function as the server. */
-export async function indexSearcher(url: string): Promise<Searcher> {
-  const response = await fetch(url, { credentials: 'same-origin' });
+/** Searches the locale's index in the browser: the same index, stemmer and function as the server. */
+export async function indexSearcher(url: string, locale: string): Promise<Searcher> {
+  const [response] = await Promise.all([fetch(url, { credentials: 'same-origin' }), loadStemmer(locale)]);
   if (!response.ok) throw new Error(`search index: ${response.status}`);
   const index = loadSearchIndex(await response.text());
   return async (query) => searchIndex(index, query, RESULTS);

@@ -5,13 +5,44 @@
 // Words are runs of letters, digits and marks (apostrophes inside a word kept),
 // found with one regular expression: fast, and the same in every engine. Only runs
 // in scripts written without spaces (Japanese, Chinese, Thai...) are split further,
-// by Intl.Segmenter's dictionary.
-
+// by Intl.Segmenter's dictionary. A word is indexed by its stem in the languages
+// that have a Snowball stemmer here (STEMMERS), so "compresser" finds "compressé".
+// Compound words are indexed whole and by their parts: `foo_bar` and `fooBar` as
+// foobar, foo and bar; a mnemonic letter in brackets (`E[x]tract`) is part of its word.
 /** A word of a text: where it is (UTF-16 offsets) and the term it stands for in the index. */
 export type Word = { start: number; end: number; term: string };
 
-const RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
+const PIECE = String.raw`[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*`;
+// A letter or two in brackets before more of the word: a mnemonic (`E[x]tract`, `[c]reate`), not an index (`a[i]`).
+const MNEMONIC = String.raw`\[[\p{L}\p{N}]{1,2}\](?=[\p{L}\p{N}])`;
+const RUN = new RegExp(`(?:${MNEMONIC})?${PIECE}(?:(?:_+|${MNEMONIC})${PIECE})*`, 'gu');
+const PIECES = new RegExp(PIECE, 'gu');
+const COMPOUND_MARK = /[_[]/;
 const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+// A lower-case letter before a capital (fooBar), or a capital before a capitalised word (ETag, HTTPServer).
+const CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
+const CAMEL_PARTS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}'’]+|\p{Lu}+|\p{N}+/gu;
+
+/**
+ * The languages whose words are indexed by their stems, with the Snowball stemmers
+ * (Orama's port, @orama/stemmers). A language without one keeps its words whole. The
+ * server and the build use them all (all-stemmers.ts); the browser loads its locale's
+ * (stemmers.ts) before it searches an index.
+ */
+export const STEMMED_LANGUAGES = ['ar', 'de', 'en', 'es', 'fr', 'it', 'nl', 'pt', 'ru'] as const;
+export type StemmedLanguage = (typeof STEMMED_LANGUAGES)[number];
+export type Stemmer = (word: string) => string;
+const STEMMERS = new Map<string, Stemmer>();
+
+/** Makes a language's stemmer available to every function here. */
+export function addStemmer(language: StemmedLanguage, stemmer: Stemmer): void {
+  STEMMERS.set(language, stemmer);
+}
+
+/** A locale's language subtag, in lower case (`pt-BR` -> `pt`). */
+export function languageOf(locale: string): string {
+  return locale.split('-')[0]!.toLowerCase();
+}
 
 /** How many characters of `text` are in scripts written without spaces (the build weighs a locale's indexing work by it). */
 export function charactersWithoutSpaces(text: string): number {
@@ -30,28 +61,46 @@ function segmenter(locale: string): Intl.Segmenter {
   return found;
 }
 
+/** How a text becomes terms: `parts` adds each compound's parts after it (the index does); `stem` indexes words by their stems (only a query's last word, still being typed, is looked up unstemmed). */
+export type TermOptions = { parts?: boolean; stem?: boolean };
+
 /**
- * The words of `text`, in order. `locale` picks the segmenter's language for runs
- * without spaces. `mayContain`, when given, is asked about each such run (already
- * normalised) before it is segmented: a snippet only needs the runs that can hold
- * a matched term, and segmenting is the slow part.
+ * The words of `text`, in order (a compound, then its parts, which lie inside it).
+ * `locale` picks the segmenter's language for runs without spaces, and the stemmer.
  */
-export function wordsOf(text: string, locale: string, mayContain?: (normalisedRun: string) => boolean): Word[] {
-  return [...eachWord(text, locale, mayContain)];
+export function wordsOf(text: string, locale: string): Word[] {
+  return [...eachWord(text, locale)];
 }
 
 /** wordsOf, one word at a time: a reader that needs only the first few stops early. */
-export function* eachWord(text: string, locale: string, mayContain?: (normalisedRun: string) => boolean): Generator<Word> {
+export function* eachWord(text: string, locale: string): Generator<Word> {
+  const stemmer = stemmerOf(locale);
   for (const match of text.matchAll(RUN)) {
     const run = match[0];
     const start = match.index;
     if (!NO_SPACES.test(run)) {
-      const term = normaliseTerm(run);
-      if (term) yield { start, end: start + run.length, term };
+      yield* plainWords(run, start, stemmer);
       continue;
     }
-    if (mayContain && !mayContain(normaliseTerm(run))) continue;
-    yield* segmentRun(run, start, locale);
+    if (!COMPOUND_MARK.test(run)) {
+      yield* segmentRun(run, start, locale);
+      continue;
+    }
+    // A compound with words in a script without spaces: each of its pieces as a run of its own.
+    for (const piece of run.matchAll(PIECES)) {
+      if (NO_SPACES.test(piece[0])) yield* segmentRun(piece[0], start + piece.index, locale);
+      else yield* plainWords(piece[0], start + piece.index, stemmer);
+    }
+  }
+}
+
+/** A run in a script with spaces: one word, then its parts if it is a compound. */
+function* plainWords(run: string, start: number, stemmer: Stemmer | undefined): Generator<Word> {
+  const term = termOf(joined(run), stemmer);
+  if (term) yield { start, end: start + run.length, term };
+  for (const part of partsOf(run)) {
+    const partTerm = termOf(part.text, stemmer);
+    if (partTerm && partTerm !== term) yield { start: start + part.start, end: start + part.end, term: partTerm };
   }
 }
 
@@ -63,19 +112,29 @@ export function* eachWord(text: string, locale: string, mayContain?: (normalised
  * call, joined by line breaks: a word never spans a line break (Unicode word
  * boundary rules WB3a and WB3b), so each run comes out cut exactly as on its own.
  */
-export function termsOf(text: string, locale: string): string[] {
+export function termsOf(text: string, locale: string, { parts = true, stem = true }: TermOptions = {}): string[] {
+  const stemmer = stem ? stemmerOf(locale) : undefined;
   const terms: (string | number)[] = [];
   const runs: string[] = [];
+  const plain = (run: string) => {
+    const term = termOf(joined(run), stemmer);
+    if (term) terms.push(term);
+    if (!parts) return;
+    for (const part of partsOf(run)) {
+      const partTerm = termOf(part.text, stemmer);
+      if (partTerm && partTerm !== term) terms.push(partTerm);
+    }
+  };
+  const spaceless = (run: string) => {
+    // Where this run's terms go, once the runs are segmented.
+    terms.push(runs.length);
+    runs.push(run);
+  };
   for (const match of text.matchAll(RUN)) {
     const run = match[0];
-    if (NO_SPACES.test(run)) {
-      // Where this run's terms go, once the runs are segmented.
-      terms.push(runs.length);
-      runs.push(run);
-      continue;
-    }
-    const term = normaliseTerm(run);
-    if (term) terms.push(term);
+    if (!NO_SPACES.test(run)) plain(run);
+    else if (!COMPOUND_MARK.test(run)) spaceless(run);
+    else for (const piece of run.matchAll(PIECES)) (NO_SPACES.test(piece[0]) ? spaceless : plain)(piece[0]);
   }
   if (runs.length === 0) return terms as string[];
   const ofRun: string[][] = runs.map(() => []);
@@ -104,6 +163,34 @@ export function termsOf(text: string, locale: string): string[] {
   return terms.flatMap((term) => (typeof term === 'string' ? term : ofRun[term]!));
 }
 
+/** A compound's text as one word: mnemonic brackets and underscores dropped (`E[x]tract` is Extract). */
+function joined(run: string): string {
+  return COMPOUND_MARK.test(run) ? run.replace(/[_[\]]/g, '') : run;
+}
+
+/**
+ * The parts of a compound, where they are in it: the pieces between underscores, and
+ * the humps of a camel-case piece (`fooBar`, `ETag`, `HTTPServer`). A mnemonic stays in
+ * its word. Parts of one letter are no words; a word that is not a compound has none.
+ */
+function partsOf(run: string): { start: number; end: number; text: string }[] {
+  const hasUnderscore = run.includes('_');
+  // Most words are in lower case: no humps, and no regular expression to run.
+  if (!hasUnderscore && (run.toLowerCase() === run || !CAMEL.test(run))) return [];
+  const parts: { start: number; end: number; text: string }[] = [];
+  let at = 0;
+  for (const piece of hasUnderscore ? run.split(/_+/) : [run]) {
+    const start = run.indexOf(piece, at);
+    at = start + piece.length;
+    if (!piece) continue;
+    if (piece.includes('[') || !CAMEL.test(piece)) parts.push({ start, end: at, text: joined(piece) });
+    else
+      for (const hump of piece.matchAll(CAMEL_PARTS))
+        parts.push({ start: start + hump.index, end: start + hump.index + hump[0].length, text: hump[0] });
+  }
+  return parts.length < 2 ? [] : parts.filter((part) => [...part.text].length > 1);
+}
+
 function segmentRun(run: string, offset: number, locale: string): Word[] {
   const words: Word[] = [];
   let pending: { start: number; end: number; text: string } | null = null;
@@ -129,6 +216,47 @@ function segmentRun(run: string, offset: number, locale: string): Word[] {
   }
   flush();
   return words;
+}
+
+/**
+ * The stemmer of a locale's language, if it has one here. A stemmed language whose
+ * stemmer is not loaded is an error: its terms would not be the index's.
+ */
+function stemmerOf(locale: string): Stemmer | undefined {
+  const language = languageOf(locale);
+  const stemmer = STEMMERS.get(language);
+  if (!stemmer && (STEMMED_LANGUAGES as readonly string[]).includes(language))
+    throw new Error(`search: the ${language} stemmer is not loaded (see src/i18n/stemmers.ts)`);
+  return stemmer;
+}
+
+/** One word's index term: normalised, then stemmed where the language has a stemmer. */
+function termOf(word: string, stemmer: Stemmer | undefined): string {
+  const term = normaliseTerm(word);
+  return term && stemmer ? stemmed(term, stemmer) : term;
+}
+
+/** A normalised term (from termsOf with `stem: false`) as the index has it: stemmed in the locale's language. */
+export function stemTerm(term: string, locale: string): string {
+  const stemmer = stemmerOf(locale);
+  return stemmer ? stemmed(term, stemmer) : term;
+}
+
+// Only words of letters are stemmed: a stemmer's rules are about letters, and `v20` or `http2` are names.
+const LETTERS = /^[\p{L}\p{M}]{3,}$/u;
+
+function stemmed(term: string, stemmer: Stemmer): string {
+  let kept = stems.get(stemmer);
+  if (!kept) {
+    kept = new Map();
+    stems.set(stemmer, kept);
+  }
+  let stem = kept.get(term);
+  if (stem === undefined) {
+    stem = LETTERS.test(term) ? stemmer(term) || term : term;
+    if (term.length <= LONGEST_KEPT) keep(() => kept.set(term, stem!), memoBytes(term, stem));
+  }
+  return stem;
 }
 
 // Elided articles and pronouns (French l', d', qu'..., Italian l', dell' alike) and the
@@ -175,25 +303,30 @@ export function normaliseTerm(word: string): string {
   let term = normalised.get(word);
   if (term === undefined) {
     term = unify(word);
-    if (word.length <= LONGEST_KEPT) {
-      const bytes = memoBytes(word, term);
-      if (normalisedBytes + bytes > NORMALISED_KEPT_BYTES) {
-        normalised.clear();
-        normalisedBytes = 0;
-      }
-      normalised.set(word, term);
-      normalisedBytes += bytes;
-    }
+    if (word.length <= LONGEST_KEPT) keep(() => normalised.set(word, term!), memoBytes(word, term));
   }
   return term;
 }
 
-/** Bytes the memo of normalised words may hold, counted as memoBytes counts them. */
+/** Bytes the memo of normalised words and their stems may hold, counted as memoBytes counts them. */
 export const NORMALISED_KEPT_BYTES = 4 * 1024 * 1024;
 /** Longest word (UTF-16 units) whose term is kept. */
 const LONGEST_KEPT = 64;
 const normalised = new Map<string, string>();
+/** Each stemmer's stems of normalised words, in the same budget. */
+const stems = new Map<Stemmer, Map<string, string>>();
 let normalisedBytes = 0;
+
+/** Keeps one more entry (set by `add`) of `bytes`; a memo that would go over its bound starts again empty. */
+function keep(add: () => void, bytes: number): void {
+  if (normalisedBytes + bytes > NORMALISED_KEPT_BYTES) {
+    normalised.clear();
+    stems.clear();
+    normalisedBytes = 0;
+  }
+  add();
+  normalisedBytes += bytes;
+}
 
 /** What one kept word costs: its Map entry, and two strings (two bytes a unit, as V8 keeps non-Latin-1 text). */
 function memoBytes(word: string, term: string): number {

@@ -36,7 +36,7 @@ function renderScreen({ screen, path }: PageData, contentLang: string | undefine
     case 'blog-post':
       return <BlogPost data={screen} lang={contentLang} />;
     case 'article':
-      return <Article data={screen} lang={contentLang} />;
+      return <Article data={screen} path={path} lang={contentLang} />;
     case 'not-found':
       return <NotFound data={screen} />;
     case 'search':

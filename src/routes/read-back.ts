@@ -23,6 +23,8 @@ export const READ_BACK = {
   contents: 'data-contents',
   /** On an open section's list of the docs tree that is a window of its pages: how many it has. */
   docsTotal: 'data-docs-total',
+  /** On the disclosure of a section shown with its pages: its page's path; `collapsed` when it starts folded. */
+  docsSection: 'data-docs-section',
   /** On the link of an entry of either list: what the entry is. */
   entry: 'data-entry',
 } as const;
@@ -48,7 +50,8 @@ function treeFrom(list: Element): NavNode[] {
   for (const item of list.children) {
     const link = item.querySelector(`:scope > [${READ_BACK.entry}]`)!;
     const lang = link.getAttribute('lang');
-    const inner = item.querySelector(`:scope > [${READ_BACK.docsTree}]`);
+    const section = item.querySelector(`:scope > [${READ_BACK.docsSection}]`);
+    const inner = section?.querySelector(`:scope > [${READ_BACK.docsTree}]`);
     const total = inner?.getAttribute(READ_BACK.docsTotal);
     nodes.push({
       title: link.textContent ?? '',
@@ -56,6 +59,7 @@ function treeFrom(list: Element): NavNode[] {
       ...(lang !== null && { lang }),
       children: inner ? treeFrom(inner) : [],
       ...(total != null && { total: Number(total) }),
+      ...(section?.hasAttribute('data-collapsed') && { collapsed: true as const }),
     });
   }
   return nodes;

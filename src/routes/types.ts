@@ -13,7 +13,8 @@ export type Link = { title: string; path: string; lang?: string | undefined };
  * when `children` are a window of a longer list (so many pages): the entry's own
  * page lists them all.
  */
-export type NavNode = Link & { children: NavNode[]; total?: number };
+/** `collapsed`: a section shown with its pages, folded until the reader unfolds it (its `_section.yml`). */
+export type NavNode = Link & { children: NavNode[]; total?: number; collapsed?: true };
 
 /** A section's pages as its page lists them: by title, under their initial. */
 export type ListingGroup = { label: string; links: Link[] };

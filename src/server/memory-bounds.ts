@@ -17,7 +17,7 @@ export const MEMORY_BOUNDS = {
   searchAnswersBytes: 2 * MiB,
   /** PageData made from content (pages/page-store.ts), by locale and page key: HTML characters. */
   pageDataChars: 2 * MiB,
-  /** Document shells, everything around #root (pages/page-document.ts), by page: characters. */
+  /** Document shells, everything around #root but the critical CSS they share (pages/page-document.ts), by page: characters. */
   shellChars: 1 * MiB,
   /** Slab size of the stores above: bodies are copied into slabs of this many bytes (http/stored-body.ts). */
   slabBytes: 1 * MiB,

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import type { readHead } from '../../src/client/head.ts';
+import type { readHead } from '../../src/client/read-head.ts';
 import type { readPayload } from '../../src/routes/page-data.ts';
 import type { NavNode, PageData } from '../../src/routes/types.ts';
 import { withServerAndBrowser } from '../helpers/e2e.ts';
@@ -21,7 +21,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 async function readersScript(): Promise<string> {
   const result = await build({
     stdin: {
-      contents: "export { readPayload } from './src/routes/page-data.ts'; export { readHead } from './src/client/head.ts';",
+      contents: "export { readPayload } from './src/routes/page-data.ts'; export { readHead } from './src/client/read-head.ts';",
       resolveDir: ROOT,
       loader: 'ts',
     },

@@ -138,6 +138,20 @@ describe('as you type', () => {
     await context.close();
   });
 
+  test('fr: "compresser" finds the pages that say compresse, compressé and compression, with the stemmer of French only', async () => {
+    const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/fr`, { locale: 'fr-FR' });
+    const requests = recordRequests(page);
+    await page.focus(BOX);
+    await page.keyboard.type('compresser');
+    await page.waitForSelector(OPTIONS);
+    const marked = (await page.locator(`${OPTIONS} mark`).allTextContents()).map((text) => text.toLowerCase());
+    for (const word of ['compression', 'compressé']) assert.ok(marked.includes(word), `${word} marked in ${marked.join(', ')}`);
+    const scripts = requests.filter((path) => path.startsWith('/assets/chunk-'));
+    assert.ok(scripts.length <= 3, `the search code, the French stemmer and what they share: ${scripts.join(' ')}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('ar: Arabic without vowel marks finds its pages, right to left; the choice lands on the heading', async () => {
     const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/ar`, { locale: 'ar' });
     await markWindow(page);

@@ -109,7 +109,7 @@ export const CONTENT_MISTAKES: (() => ContentMistake)[] = [
     return {
       name: 'an unknown front matter key',
       dir,
-      problem: `${shown(dir, 'en/pages/about.md')}:4: front matter has an unknown key "descripton"; did you mean "description"? (known: title, description, order, nav, date, updated, author, slug, image, draft, unlisted)`,
+      problem: `${shown(dir, 'en/pages/about.md')}:4: front matter has an unknown key "descripton"; did you mean "description"? (known: title, description, order, nav, date, updated, author, slug, image, draft, unlisted, keywords)`,
     };
   },
   () => {

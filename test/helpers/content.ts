@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
 /** A page file's text from front matter fields and a body. */
-export function makePage(front: Record<string, string | number> = {}, body = 'Some text.\n'): string {
+export function makePage(front: Record<string, string | number | string[]> = {}, body = 'Some text.\n'): string {
   const fields = { title: 'A title', description: 'A description.', ...front };
   const yaml = Object.entries(fields)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? JSON.stringify(value) : value}`)
+    // Text and lists as JSON, which is YAML too.
+    .map(([key, value]) => `${key}: ${typeof value === 'number' ? value : JSON.stringify(value)}`)
     .join('\n');
   return `---\n${yaml}\n---\n${body}`;
 }

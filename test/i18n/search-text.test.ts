@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import '../../src/i18n/all-stemmers.ts';
 import { NORMALISED_KEPT_BYTES, normalisedMemoBytes, normaliseTerm, termsOf, wordsOf } from '../../src/i18n/search-text.ts';
 
 // The memory test measures the heap after a full collection.
@@ -50,9 +51,9 @@ describe('normalising: case, accents and spellings a reader treats as one', () =
     assert.notDeepEqual(termsOf('が', 'ja'), termsOf('か', 'ja'));
   });
 
-  test('underscores and hyphens separate words, so RENDER_CACHE is found by "render cache"', () => {
-    assert.deepEqual(termsOf('RENDER_CACHE', 'en'), ['render', 'cache']);
-    assert.deepEqual(termsOf('multi-word', 'en'), ['multi', 'word']);
+  test('hyphens separate words; a compound is indexed whole and by its parts, so RENDER_CACHE is found by "render cache"', () => {
+    assert.deepEqual(termsOf('RENDER_CACHE', 'en', { stem: false }), ['rendercache', 'render', 'cache']);
+    assert.deepEqual(termsOf('multi-word', 'en', { stem: false }), ['multi', 'word']);
   });
 
   test('punctuation and symbols are no words', () => {
@@ -114,7 +115,7 @@ describe('segmenting: scripts written without spaces are cut into words', () => 
       words.map((word) => [text.slice(word.start, word.end), word.term]),
       [
         ['Voir', 'voir'],
-        ['l’équipe', 'equipe'],
+        ['l’équipe', 'equip'],
         ['à', 'a'],
         ['Paris', 'paris'],
       ],
@@ -123,6 +124,74 @@ describe('segmenting: scripts written without spaces are cut into words', () => 
     assert.deepEqual(
       wordsOf(ja, 'ja').map((word) => ja.slice(word.start, word.end)),
       ['設定', 'ファイル', 'を', '読む'],
+    );
+  });
+});
+
+describe('stemming: a word finds the other forms of it, in the languages with a stemmer', () => {
+  for (const [locale, typed, written] of [
+    ['fr', 'compresser', 'Compresse'],
+    ['fr', 'compresser', 'compression'],
+    ['fr', 'compresser', 'compressés'],
+    ['fr', 'fichier', 'fichiers'],
+    ['en', 'extracting', 'extract'],
+    ['en', 'files', 'file'],
+    ['en', 'caching', 'cached'],
+    ['de', 'Dateien', 'Datei'],
+    ['es', 'archivos', 'archivo'],
+    ['ar', 'الملفات', 'ملف'],
+    ['ar', 'خادم', 'الخادم'],
+  ] as const) {
+    test(`${locale}: "${typed}" and "${written}" are one term`, () => same(locale, typed, written));
+  }
+
+  test('a language without a stemmer keeps its words whole, and names with digits are never stemmed', () => {
+    assert.deepEqual(termsOf('files', 'ja'), ['files']);
+    assert.deepEqual(termsOf('ファイル', 'ja'), ['ファイル']);
+    assert.deepEqual(termsOf('http2 v20s', 'en'), ['http2', 'v20s']);
+  });
+
+  test("stem: false gives the normalised words (a query's last word, still being typed)", () => {
+    assert.deepEqual(termsOf('Compressés', 'fr', { stem: false }), ['compresses']);
+  });
+});
+
+describe('compound words: indexed whole and by their parts', () => {
+  test('a mnemonic letter in brackets is part of its word: E[x]tract is extract, [c]reate is create', () => {
+    assert.deepEqual(termsOf('E[x]tract [c]reate [v]erbose', 'en', { stem: false }), ['extract', 'create', 'verbose']);
+    assert.deepEqual(termsOf('**bold**er', 'en', { stem: false }), ['bold', 'er'], 'Markdown markup in a word is no mnemonic');
+    assert.deepEqual(
+      termsOf('array[i] and [1]', 'en', { stem: false }),
+      ['array', 'i', 'and', '1'],
+      'an index or a reference is no mnemonic',
+    );
+  });
+
+  test('snake_case and camelCase are found whole and by their parts', () => {
+    assert.deepEqual(termsOf('foo_bar', 'en', { stem: false }), ['foobar', 'foo', 'bar']);
+    assert.deepEqual(termsOf('fooBar', 'en', { stem: false }), ['foobar', 'foo', 'bar']);
+    assert.deepEqual(termsOf('ETag HTTPServer', 'en', { stem: false }), ['etag', 'tag', 'httpserver', 'http', 'server']);
+    assert.deepEqual(termsOf('Straße HTML iPhone', 'de', { stem: false }), ['strasse', 'html', 'iphone', 'phone']);
+  });
+
+  test("a query's compound is looked up whole: foo_bar, fooBar and foobar are one search", () => {
+    for (const query of ['foo_bar', 'fooBar', 'FOOBAR']) assert.deepEqual(termsOf(query, 'en', { parts: false }), ['foobar'], query);
+  });
+
+  test('the parts of a compound are words of their own for marking, inside the compound', () => {
+    const text = 'Set render_cache or renderCache.';
+    assert.deepEqual(
+      wordsOf(text, 'en').map((word) => [text.slice(word.start, word.end), word.term]),
+      [
+        ['Set', 'set'],
+        ['render_cache', 'rendercach'],
+        ['render', 'render'],
+        ['cache', 'cach'],
+        ['or', 'or'],
+        ['renderCache', 'rendercach'],
+        ['render', 'render'],
+        ['Cache', 'cach'],
+      ],
     );
   });
 });

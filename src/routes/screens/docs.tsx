@@ -1,5 +1,6 @@
 import { useIntl } from '../../i18n/context.tsx';
 import { Content } from '../content.tsx';
+import { CopyPage } from '../copy-page.tsx';
 import { READ_BACK } from '../read-back.ts';
 import type { Heading, NavNode, ScreenData } from '../types.ts';
 import { Listing } from './docs-listing.tsx';
@@ -24,6 +25,7 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: '
       </details>
       <article className={data.toc.length > 0 ? 'docs-article with-toc' : 'docs-article'} lang={lang}>
         <h1 tabIndex={-1}>{data.title}</h1>
+        <CopyPage path={path} />
         {data.toc.length > 0 && (
           // In a fallback page the article is in another language than these words; the headings are in the article's.
           <details className="toc" key={path} lang={lang && intl.locale}>
@@ -69,11 +71,19 @@ function Tree({ nodes, current, total }: { nodes: NavNode[]; current: string; to
           <a href={node.path} lang={node.lang} aria-current={node.path === current ? 'page' : undefined} {...{ [READ_BACK.entry]: '' }}>
             {node.title}
           </a>
-          {node.children.length > 0 && <Tree nodes={node.children} current={current} total={node.total} />}
-          {node.total !== undefined && (
-            <a className="docs-all" href={node.path}>
-              {intl.formatMessage({ id: 'docs.allPages' }, { count: node.total })}
-            </a>
+          {node.children.length > 0 && (
+            // Folds and unfolds without a script; src/client/sections.ts keeps the reader's folding within a visit.
+            <details open={!node.collapsed} {...{ [READ_BACK.docsSection]: node.path }} data-collapsed={node.collapsed && ''}>
+              <summary>
+                <span className="visually-hidden">{intl.formatMessage({ id: 'docs.sectionPages' }, { title: node.title })}</span>
+              </summary>
+              <Tree nodes={node.children} current={current} total={node.total} />
+              {node.total !== undefined && (
+                <a className="docs-all" href={node.path}>
+                  {intl.formatMessage({ id: 'docs.allPages' }, { count: node.total })}
+                </a>
+              )}
+            </details>
           )}
         </li>
       ))}

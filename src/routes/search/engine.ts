@@ -9,7 +9,7 @@
 // of the postings (compact-index.ts): typed arrays, so a large locale neither fills the
 // heap nor takes a second to load. The words and terms are ours (src/i18n/search-text.ts).
 import type { Options } from 'minisearch';
-import { termsOf } from '../../i18n/search-text.ts';
+import { languageOf, STEMMED_LANGUAGES, stemTerm, termsOf } from '../../i18n/search-text.ts';
 import type { SearchHit } from '../types.ts';
 import {
   type CompactIndex,
@@ -30,6 +30,8 @@ import { markText, snippetOf } from './snippet.ts';
 export type IndexedPage = {
   path: string;
   title: string;
+  /** Words the page is found by as by its title, though it does not say them (front matter `keywords`); not in the file's page list. */
+  keywords?: readonly string[];
   fallback: SearchHit['fallback'];
   sections: readonly { id: string; heading: string; text: string }[];
 };
@@ -72,8 +74,13 @@ export function options(locale: string, pages: readonly PageEntry[]): Options<Se
     storeFields: STORED,
     tokenize: (text) => termsOf(text, locale),
     processTerm: (term) => term,
-    extractField: (section, field) => (field === 'title' ? pages[section.p]!.title : section[field as keyof Section]),
+    extractField: (section, field) => (field === 'title' ? titleField(pages[section.p]!) : section[field as keyof Section]),
   };
+}
+
+/** What a page's title field holds: its title, and its keywords (one per line, so no word spans two). */
+export function titleField({ title, keywords }: Pick<IndexedPage, 'title' | 'keywords'>): string {
+  return keywords?.length ? `${title}\n${keywords.join('\n')}` : title;
 }
 
 /** An index file (the JSON the build writes and the browser downloads), loaded. */
@@ -91,7 +98,10 @@ export function parseIndexFile(json: string): IndexFile {
 export function queryTerms(query: string, locale: string): string[] {
   const terms: string[] = [];
   let chars = 0;
-  for (const term of new Set(termsOf(query, locale))) {
+  // Whole words as the index has them (stemmed); the last one as typed, for searchSteps to stem and to expand.
+  const words = termsOf(query, locale, { parts: false, stem: false });
+  const forms = words.map((word, i) => (i === words.length - 1 ? word : stemTerm(word, locale)));
+  for (const term of new Set(forms)) {
     if (terms.length === MAX_QUERY_TERMS || chars + term.length > MAX_QUERY_TERM_CHARS) break;
     terms.push(term);
     chars += term.length;
@@ -136,6 +146,10 @@ export const MAX_POSTINGS = 300_000;
 export const SEARCH_SLICE = 20_000;
 export const MAX_PREFIX_TERMS = 64;
 export const MAX_PREFIX_SCAN = 4096;
+/** Shortest stem a typed word is matched by when it extends the stem (see searchSteps). */
+const MIN_EXTENDED_STEM = 4;
+/** Letters a typed word may go past such a stem (informatio -> inform). */
+const MAX_STEM_EXTENSION = 4;
 
 /** Work done so far by a run of searchSteps (for a caller that wants to see it, such as a test). */
 export type SearchWork = { units: number; postings: number };
@@ -165,7 +179,11 @@ export function* searchSteps(
   type Walk = { term: number; weight: number; q: number; postings: number };
   const exact: Walk[] = [];
   const prefixes: Walk[] = [];
-  for (const [q, term] of terms.entries()) {
+  const stemming = (STEMMED_LANGUAGES as readonly string[]).includes(languageOf(index.locale));
+  for (const [q, typed] of terms.entries()) {
+    const last = q === terms.length - 1;
+    // The last word comes as typed: its stem is looked up, and the words that start with the stem.
+    const term = last ? stemTerm(typed, index.locale) : typed;
     const bytes = encodeTerm(term);
     const [from, to] = termRange(index, bytes);
     if (spend(Math.ceil(Math.log2(index.termCount + 2)))) {
@@ -174,7 +192,7 @@ export function* searchSteps(
     }
     const isExact = from < to && termIs(index, from, bytes);
     if (isExact) exact.push({ term: from, weight: 1, q, postings: postingCount(index, from) });
-    const prefix = q === terms.length - 1 && (term.length > 1 || NO_SPACES_START.test(term));
+    const prefix = last && (term.length > 1 || NO_SPACES_START.test(term));
     if (!prefix) continue;
     const scanEnd = Math.min(to, (isExact ? from + 1 : from) + MAX_PREFIX_SCAN);
     for (let i = isExact ? from + 1 : from; i < scanEnd; ) {
@@ -194,6 +212,27 @@ export function* searchSteps(
         yield;
         left = slice;
       }
+    }
+    if (!stemming) continue;
+    // A word cut short while typing often does not stem as the whole word does ("informat"
+    // is not "inform"): the stems that the typed letters extend by up to four count as
+    // prefix matches too, weighed by how much of the typed word they cover.
+    for (let length = typed.length - 1; length >= Math.max(MIN_EXTENDED_STEM, typed.length - MAX_STEM_EXTENSION); length--) {
+      const stem = typed.slice(0, length);
+      if (stem.startsWith(term)) continue;
+      const stemBytes = encodeTerm(stem);
+      const [at] = termRange(index, stemBytes);
+      if (spend(Math.ceil(Math.log2(index.termCount + 2)))) {
+        yield;
+        left = slice;
+      }
+      if (at < index.termCount && termIs(index, at, stemBytes))
+        prefixes.push({
+          term: at,
+          weight: (PREFIX_WEIGHT * length) / (length + 0.3 * (typed.length - length)),
+          q,
+          postings: postingCount(index, at),
+        });
     }
   }
   // Whole words, rarest first, while they fit; then the heaviest prefix expansions in what is left.

@@ -7,8 +7,9 @@
 // so a posting list here is a flat array per term and field, appended to, and the JSON
 // is written as text. The same documents make the same object MiniSearch's own
 // `toJSON` makes (test/routes/search/index-writer.test.ts checks it, term by term).
+import '../../i18n/all-stemmers.ts';
 import { termsOf } from '../../i18n/search-text.ts';
-import { FIELDS, FORMAT, type IndexedPage, type PageEntry } from './engine.ts';
+import { FIELDS, FORMAT, type IndexedPage, type PageEntry, titleField } from './engine.ts';
 
 /** Postings of one term: per field, [document id, frequency] pairs in document order. */
 type Postings = number[][];
@@ -23,7 +24,7 @@ export function buildSearchIndex(locale: string, pages: readonly IndexedPage[]):
   let id = 0;
   // A term list per field of a page's title, made once: it is indexed in every section of its page.
   for (const [p, page] of pages.entries()) {
-    const titleTerms = termsOf(page.title, locale);
+    const titleTerms = termsOf(titleField(page), locale);
     for (const section of page.sections) {
       const lengths = [titleTerms, termsOf(section.heading, locale), termsOf(section.text, locale)].map((terms, field) =>
         addTerms(postings, field, id, terms),

@@ -63,7 +63,8 @@ function parts(text: string, start: number, end: number, words: readonly Word[],
   const out: Marked = [];
   let at = start;
   for (const word of words) {
-    if (word.start < start || word.end > end || !matched.has(word.term)) continue;
+    // A compound's parts lie inside it: a part is marked only where its compound was not.
+    if (word.start < start || word.start < at || word.end > end || !matched.has(word.term)) continue;
     if (word.start > at) out.push({ text: text.slice(at, word.start), mark: false });
     out.push({ text: text.slice(word.start, word.end), mark: true });
     at = word.end;

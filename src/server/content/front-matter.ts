@@ -28,9 +28,18 @@ export type FrontMatter = {
    * or the blog's list, search, the sitemap, llms.txt or feeds; and `noindex`.
    */
   unlisted?: true;
+  /**
+   * Words and phrases a reader may search for that the page does not say (`list files`
+   * on the page about `ls`): the site's search finds the page by them as by its title.
+   * Shown nowhere, and in no <meta>.
+   */
+  keywords?: string[];
 };
 
-const KNOWN = ['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image', 'draft', 'unlisted'];
+const KNOWN = ['title', 'description', 'order', 'nav', 'date', 'updated', 'author', 'slug', 'image', 'draft', 'unlisted', 'keywords'];
+/** Most keywords a page may have, and the longest one (characters): they are indexed in every section of the page. */
+const MAX_KEYWORDS = 32;
+const MAX_KEYWORD_LENGTH = 100;
 
 /** The file line the YAML starts on, after the opening `---`. */
 const YAML_FIRST_LINE = 2;
@@ -156,6 +165,17 @@ function validate(data: unknown, file: string, keyLines: Readonly<Record<string,
   const slug = record.slug === undefined ? undefined : typeof record.slug === 'string' ? record.slug : fail('needs "slug" as text', 'slug');
   if (record.draft !== undefined && typeof record.draft !== 'boolean') fail('"draft" must be true or false', 'draft');
   if (record.unlisted !== undefined && typeof record.unlisted !== 'boolean') fail('"unlisted" must be true or false', 'unlisted');
+  const keywords = record.keywords;
+  if (
+    keywords !== undefined &&
+    (!Array.isArray(keywords) ||
+      keywords.length > MAX_KEYWORDS ||
+      keywords.some((keyword) => typeof keyword !== 'string' || keyword.trim() === '' || keyword.length > MAX_KEYWORD_LENGTH))
+  )
+    fail(
+      `"keywords" must be a list of at most ${MAX_KEYWORDS} words or phrases, each non-empty text of at most ${MAX_KEYWORD_LENGTH} characters`,
+      'keywords',
+    );
   return {
     title: text('title', true)!,
     description: text('description', true)!,
@@ -168,6 +188,7 @@ function validate(data: unknown, file: string, keyLines: Readonly<Record<string,
     ...(record.image !== undefined && { image: text('image', true)! }),
     ...(record.draft === true && { draft: true as const }),
     ...(record.unlisted === true && { unlisted: true as const }),
+    ...(keywords !== undefined && { keywords: (keywords as string[]).map((keyword) => keyword.trim()) }),
   };
 }
 

@@ -16,6 +16,7 @@ import { imageFinder } from './page-images.ts';
 import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
+import { readSectionFiles, sectionLabel } from './section-files.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
 import { type DocsVersion, isDocsKey, keyIn, baseKey, readVersions, type SiteVersions, versionOf } from './versions.ts';
 
@@ -74,6 +75,8 @@ export type SourcePage = FrontMatter & {
   lastUpdated?: string;
   /** Made for a docs folder without index.md: its page is the list of its pages (folder-pages.ts). */
   generated?: true;
+  /** A docs folder's page whose `_section.yml` says `collapsed: true` (section-files.ts). */
+  collapsed?: true;
 };
 
 export type Site = {
@@ -290,6 +293,10 @@ export function loadSite(
     }
   }
 
+  // Each docs folder's _section.yml (label per locale, order, collapsed), from the default locale's folder.
+  const { sections: sectionFiles, problems: sectionProblems } = readSectionFiles(join(localesDir, defaultLocale, 'pages'), locales);
+  problems.push(...sectionProblems);
+
   // A docs folder with no index.md in the default locale gets a page listing its pages, in every
   // locale that serves it (titled by its name: there is no text to translate), noted once.
   const defaultSourceKeys = sources.filter((source) => source.locale === defaultLocale).map((source) => source.key);
@@ -302,12 +309,14 @@ export function loadSite(
     }
     for (const locale of read) {
       if (sourced.has(`${locale}\0${folder.key}`)) continue;
+      // Titled by its _section.yml's label in this locale, else by its name.
+      const label = sectionLabel(sectionFiles.get(folder.key), locale, defaultLocale);
       sources.push({
         locale,
         key: folder.key,
         file: `${folder.folder}/`,
         path: `pages/${folder.key}/index.md`,
-        front: folder.front,
+        front: label ? { ...folder.front, title: label, description: label } : folder.front,
         body: '',
         bodyLine: 1,
         slugLine: 1,
@@ -367,7 +376,11 @@ export function loadSite(
   const images = imageFinder(localesDir, defaultLocale);
   const fragments: FragmentLink[] = [];
   // What every page's HTML depends on besides its source and its links: the labels.
-  const context = memo && compileContext(labels);
+  // And each folder's _section.yml: a page's order and folding come from it.
+  const context =
+    memo &&
+    compileContext(labels) +
+      JSON.stringify([...sectionFiles].map(([key, section]) => [key, section.order, section.collapsed, [...(section.label ?? [])]]));
   /** A page's mistakes and fragment links join the site's (a reused page's too: they stop the load until it is fixed). */
   const settle = (source: Source, mistakes: readonly Mistake[], links: readonly FragmentLink[]) => {
     for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
@@ -480,8 +493,12 @@ export function loadSite(
     for (const { line, message } of found) report(line, message);
     if (own) for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
     settle(source, mistakes, pageFragments);
+    const section = sectionFiles.get(source.key);
     const page: SourcePage = {
       ...source.front,
+      // The folder's _section.yml places it where its page's front matter does not.
+      ...(source.front.order === undefined && section?.order !== undefined && { order: section.order }),
+      ...(section?.collapsed && { collapsed: true }),
       // Shown as text (<meta>, Open Graph, feeds, post lists): `tar` written as in Markdown reads tar.
       description: plainText(source.front.description),
       key: source.key,
@@ -608,12 +625,16 @@ function markdownLabels(intl: SiteIntl): MarkdownLabels {
   };
 }
 
-/** `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''. */
+/**
+ * `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''.
+ * In NFC: a file name saved decomposed (`cafe` + U+0301, as macOS may write it) is the
+ * same page as the precomposed one, at the NFC path browsers send.
+ */
 export function keyOf(relativeFile: string): string {
   const parts = relativeFile.split(/[\\/]/);
   const last = parts.pop()!.replace(/\.md$/, '');
   if (last !== 'index') parts.push(last);
-  return parts.join('/');
+  return parts.join('/').normalize('NFC');
 }
 
 function listMarkdown(dir: string): string[] {

@@ -18,13 +18,41 @@ import { THEME_SCRIPT } from '../http/theme-script.ts';
  * plain text, made without React. One inline script, the theme's, allowed by its
  * hash in the CSP (theme-script.ts); the data is JSON in a non-executed script element.
  */
-export type DocumentShell = { before: string; after: string };
+export type DocumentShell = { before: readonly ShellPart[]; after: string };
+
+/**
+ * A part of a shell: the page's own text, or the `<style>` element of the critical CSS, the
+ * same bytes for every page (criticalStyle): one Buffer all shells share, by reference.
+ */
+export type ShellPart = string | Uint8Array;
+
+/**
+ * The critical CSS as the `<style>` element every page inlines (the CSP allows it by its
+ * hash; start-up checks it holds no `</style`, manifest.ts): made once per server, as
+ * bytes, and written by every render without being copied into any page's shell.
+ */
+export function criticalStyle(manifest: Manifest): Uint8Array {
+  return Buffer.from(`<style>${manifest.criticalCss}</style>`);
+}
+
+/** What a shell keeps of its own: its characters, without the shared style element. */
+export function shellChars(shell: DocumentShell): number {
+  let chars = shell.after.length;
+  for (const part of shell.before) if (typeof part === 'string') chars += part.length;
+  return chars;
+}
 
 /**
  * Everything before #root: the same at every render of a page. `messagesUrl`, the
- * locale's messages, is preloaded beside the scripts: hydration needs both.
+ * locale's messages, is preloaded beside the scripts: hydration needs both. `style` is
+ * criticalStyle's, shared.
  */
-export function documentStart({ locale, dir, head }: PageData, manifest: Manifest, messagesUrl: string): string {
+export function documentStart(
+  { locale, dir, head }: PageData,
+  manifest: Manifest,
+  messagesUrl: string,
+  style: Uint8Array,
+): readonly ShellPart[] {
   const attr = escapeHtml;
   const alternates = head.alternates.map(
     ({ hreflang, href }) => `<link rel="alternate" hreflang="${attr(hreflang)}" href="${attr(href)}">`,
@@ -34,7 +62,7 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
   const preloads = [manifest.js, ...manifest.preload].map(
     (chunk) => `<link rel="modulepreload" href="${attr(chunk)}" fetchpriority="low">`,
   );
-  return [
+  const own = [
     `<!DOCTYPE html><html lang="${attr(locale)}" dir="${dir}"><head>`,
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     // Before the stylesheet, so the page is painted in the reader's theme from the start; and
@@ -51,9 +79,8 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
     // Already escaped like the page data (structured-data.ts): no text in it can end the element.
     head.jsonLd ? `<script type="application/ld+json">${head.jsonLd}</script>` : '',
     `<link rel="icon" href="${attr(manifest.icon)}" type="image/svg+xml">`,
-    // The critical CSS, inlined (the CSP allows it by its hash): the first paint waits for no
-    // stylesheet. Checked at start-up to hold no `</style` (manifest.ts).
-    `<style>${manifest.criticalCss}</style>`,
+  ].join('');
+  const rest = [
     // The rest (what only the script shows, and print): a print stylesheet, which no screen
     // waits for; the entry makes it `all` (src/client/main.tsx).
     `<link rel="stylesheet" href="${attr(manifest.css)}" media="print" id="${DEFERRED_CSS_ELEMENT_ID}">`,
@@ -66,6 +93,8 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
     `<div id="${ANNOUNCER_ELEMENT_ID}" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>`,
     `<div id="${ROOT_ELEMENT_ID}">`,
   ].join('');
+  // Between them the critical CSS, inlined: the first paint waits for no stylesheet.
+  return [own, style, rest];
 }
 
 /** A void element from its attributes, in their order (src/client/head.ts makes the same ones after a navigation). */

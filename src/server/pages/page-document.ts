@@ -3,7 +3,7 @@ import { App } from '../../routes/app.tsx';
 import { serializePayload, serializePayloadRest } from '../../routes/page-data.ts';
 import type { MessageUrls, MonitoringInit, PageData, SearchIndexes } from '../../routes/types.ts';
 import type { Config } from '../config.ts';
-import { type DocumentShell, documentEnd, documentStart } from './document-shell.ts';
+import { criticalStyle, type DocumentShell, documentEnd, documentStart, shellChars } from './document-shell.ts';
 import type { Manifest } from '../site/manifest.ts';
 import type { PageStore } from './page-store.ts';
 import { type RenderedDocument, renderDocument } from './render.ts';
@@ -36,13 +36,15 @@ export function documentRenderer({ store, manifest, monitoring, searchIndexes, m
   // that page: made at its first render and kept, by page path, in a cache bounded by its
   // characters (kept without a bound beside the page store's pages, at 10,000 pages, they
   // came to 30 MB of heap). Search and not-found pages are made per request and are not kept.
-  const shells = new BoundedCache<DocumentShell>(SHELL_CACHE_CHARS, (shell) => shell.before.length + shell.after.length);
+  // The critical CSS is one Buffer every shell refers to (criticalStyle), not a copy in each.
+  const shells = new BoundedCache<DocumentShell>(SHELL_CACHE_CHARS, shellChars);
+  const style = criticalStyle(manifest);
   const shellOf = (page: PageData): DocumentShell => {
     const kept = page.status === 200 && page.screen.kind !== 'search';
     let shell = kept ? shells.get(page.path) : undefined;
     if (!shell) {
       shell = {
-        before: documentStart(page, manifest, messageUrls[page.locale]!),
+        before: documentStart(page, manifest, messageUrls[page.locale]!, style),
         after: documentEnd(manifest, serializePayload({ page }, rest)),
       };
       if (kept) shells.set(page.path, shell);

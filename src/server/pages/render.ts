@@ -1,6 +1,7 @@
 import { PassThrough, type Readable, Writable } from 'node:stream';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
+import type { DocumentShell } from './document-shell.ts';
 
 /**
  * A rendered document: whole, when React had finished by the time the response
@@ -10,7 +11,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 export type RenderedDocument = Buffer | Readable;
 
 /**
- * Renders a document: `shell.before`, the React element, `shell.after`.
+ * Renders a document: the parts of `shell.before`, the React element, `shell.after`.
  * Resolves once the response can start: at React's shell for people, when
  * everything is ready for crawlers (they want the complete document). Rejects on
  * a shell error, before any byte is sent, so the caller can still answer 500. A
@@ -25,7 +26,7 @@ export type RenderedDocument = Buffer | Readable;
  */
 export function renderDocument(
   element: ReactNode,
-  shell: { before: string; after: string },
+  shell: DocumentShell,
   options: { waitForAll: boolean; timeoutMs: number; onError: (error: unknown) => void },
 ): Promise<RenderedDocument> {
   return new Promise((resolve, reject) => {
@@ -77,8 +78,8 @@ type Pipe = (destination: Writable) => Writable;
  * what it is given. React's chunks are its own encoded views or, for long text
  * (a page's article), strings; the document is assembled in one allocation.
  */
-function whole(pipe: Pipe, shell: { before: string; after: string }): Buffer {
-  const chunks: (Uint8Array | string)[] = [shell.before];
+function whole(pipe: Pipe, shell: DocumentShell): Buffer {
+  const chunks: (Uint8Array | string)[] = [...shell.before];
   let ended = false;
   const collector = {
     write(chunk: Uint8Array | string) {
@@ -118,7 +119,7 @@ function whole(pipe: Pipe, shell: { before: string; after: string }): Buffer {
  * leaves as one write (one syscall) instead of one per chunk. Later chunks (as
  * Suspense boundaries resolve) pass as they come.
  */
-function streamed(pipe: Pipe, shell: { before: string; after: string }, stop: () => void, done: () => void): Readable {
+function streamed(pipe: Pipe, shell: DocumentShell, stop: () => void, done: () => void): Readable {
   const body = new PassThrough();
   const inner = new Writable({
     writev(chunks, callback) {
@@ -141,7 +142,7 @@ function streamed(pipe: Pipe, shell: { before: string; after: string }, stop: ()
     }
   });
   inner.cork();
-  inner.write(shell.before);
+  for (const part of shell.before) inner.write(part);
   pipe(inner);
   setImmediate(() => inner.uncork());
   return body;

@@ -81,7 +81,7 @@ export function tableOfContents(headings: readonly Heading[]): Heading[] {
 }
 
 /** `listed`: its page lists its pages whatever their number (a folder's page made for want of an index.md). */
-type TreeNode = { slug: string; link: Link; children: TreeNode[]; listed: boolean };
+type TreeNode = { slug: string; link: Link; children: TreeNode[]; listed: boolean; collapsed: boolean };
 
 /**
  * The most entries one list of the sidebar shows. A longer list (a section of
@@ -123,7 +123,10 @@ export function docsNavigation(
     (page) => inside(page.key) && !page.unlisted && !others.some((mount) => page.key === mount || page.key.startsWith(`${mount}/`)),
   );
   const nodes = new Map<string, TreeNode>(
-    docs.map((page) => [page.key, { slug: page.key, link: navLink(page, linkTo), children: [], listed: page.generated === true }]),
+    docs.map((page) => [
+      page.key,
+      { slug: page.key, link: navLink(page, linkTo), children: [], listed: page.generated === true, collapsed: page.collapsed === true },
+    ]),
   );
   const byOrder = (a: SourcePage, b: SourcePage) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.title.localeCompare(b.title);
   const top: TreeNode[] = [];
@@ -172,7 +175,11 @@ export function docsNavigation(
     return shown.map((node) => {
       if (!open.has(node.slug) || node.children.length === 0) return { ...node.link, children: [] };
       const children = trim(node.children, open, focus, windowed);
-      return node.children.length > SIDEBAR_WINDOW ? { ...node.link, children, total: node.children.length } : { ...node.link, children };
+      // Folded only where the reader is on the section's own page: a section holding the page is open.
+      const folded = node.collapsed && node.slug === focus ? { collapsed: true as const } : {};
+      return node.children.length > SIDEBAR_WINDOW
+        ? { ...node.link, children, total: node.children.length, ...folded }
+        : { ...node.link, children, ...folded };
     });
   };
   const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
@@ -182,12 +189,14 @@ export function docsNavigation(
       const node = nodes.get(slug);
       // A page with no children shows the same sidebar as its parent, around itself.
       const key = node && node.children.length > 0 ? slug : parentSlug(slug);
-      let sidebar = sidebars.get(key);
+      // A collapsed section's own page shows it folded; its pages show it open: two sidebars.
+      const kept = node?.collapsed && node.children.length > 0 ? `${key}\0folded` : key;
+      let sidebar = sidebars.get(kept);
       if (!sidebar) {
         const windowed = { any: false };
         sidebar = trim(root?.children === top ? [root] : roots, opened(key), slug, windowed);
         // A windowed sidebar differs from page to page: made for each page (its PageData is cached), never kept here.
-        if (!windowed.any) sidebars.set(key, sidebar);
+        if (!windowed.any) sidebars.set(kept, sidebar);
       }
       const index = node ? position.get(node.link.path) : undefined;
       let listing: ListingGroup[] | undefined;

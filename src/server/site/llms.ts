@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { languageName, type SiteIntl } from '../../i18n/intl.ts';
+import { twinPath } from '../../routes/twin.ts';
 import { markdownTwin } from '../content/markdown-twin.ts';
 import type { Site, SourcePage } from '../content/site.ts';
 import { type DocsVersion, versionOf } from '../content/versions.ts';
@@ -32,10 +33,7 @@ export type LlmsFiles = {
   paths(): Iterable<string>;
 };
 
-/** A page's Markdown twin: its path plus `.md`; a locale's home (`/de`) has `/de/index.md`. */
-export function twinPath(pagePath: string, locale: string): string {
-  return pagePath === `/${locale}` ? `${pagePath}/index.md` : `${pagePath}.md`;
-}
+export { twinPath };
 
 /** twinPath for a canonical page path whose locale is its first segment. */
 export function twinOfPagePath(pagePath: string): string {

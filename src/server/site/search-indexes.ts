@@ -68,6 +68,7 @@ export function indexedPages(site: Site, locale: string, version: string | null 
     .map((page) => ({
       path: pagePath(locale, page.localPath),
       title: page.title,
+      ...(page.keywords && { keywords: page.keywords }),
       fallback: page.contentLocale === locale ? null : { lang: page.contentLocale, language: languageName(intl, page.contentLocale) },
       sections: page.sections,
     }));

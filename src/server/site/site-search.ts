@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import '../../i18n/all-stemmers.ts';
 import { BoundedCache } from '../../routes/bounded-cache.ts';
 import { readCompactIndex, compactIndex } from '../../routes/search/compact-index.ts';
 import { parseIndexFile, queryTerms, type SearchIndex, type SearchResults, SEARCH_SLICE, searchSteps } from '../../routes/search/engine.ts';

@@ -11,7 +11,7 @@ import { indexedPages } from '../../../src/server/site/search-indexes.ts';
 
 /** What MiniSearch's own `add` and `toJSON` make of the same pages: the reference the writer must equal. */
 function miniSearchIndex(locale: string, pages: readonly IndexedPage[]): AsPlainObject {
-  const entries: PageEntry[] = pages.map(({ path, title, fallback }) => ({ path, title, fallback }));
+  const entries: PageEntry[] = pages.map(({ path, title, fallback, keywords }) => ({ path, title, fallback, keywords }));
   const engine = new MiniSearch<Section>(options(locale, entries));
   let id = 0;
   pages.forEach((page, p) => {
@@ -48,7 +48,7 @@ test("every locale of the default site: the written index is MiniSearch's own se
   }
 });
 
-test('repeated words, a word in the title and the text, empty headings and text that needs escaping make the same index', () => {
+test('repeated words, a word in the title and the text, empty headings, keywords and text that needs escaping make the same index', () => {
   const pages = [
     makePage('/en/a', 'Cache "rules"', [
       ['', '', 'cache cache cache, then rules; a \\ backslash and a "quote"'],
@@ -56,6 +56,7 @@ test('repeated words, a word in the title and the text, empty headings and text 
     ]),
     makePage('/en/b', 'Empty', []),
     makePage('/en/c', 'Third', [['x', '', '']]),
+    { ...makePage('/en/ls', 'ls', [['', '', 'Show what a folder holds.']]), keywords: ['list files', 'directory contents'] },
   ];
   assert.deepEqual(writtenIndex('en', pages), sortedTerms(miniSearchIndex('en', pages)));
   assert.deepEqual(writtenIndex('en', []), sortedTerms(miniSearchIndex('en', [])));

@@ -46,12 +46,29 @@ test('a key written twice is reported at the second one', () => {
 test('an unknown key is reported at its own line, with "did you mean" when one edit away from a known key', () => {
   assert.equal(
     failure('---\ntitle: T\norder: 3\nnav: Guides\ndescripton: D\n---\n'),
-    'locales/en/pages/about.md:5: front matter has an unknown key "descripton"; did you mean "description"? (known: title, description, order, nav, date, updated, author, slug, image, draft, unlisted)',
+    'locales/en/pages/about.md:5: front matter has an unknown key "descripton"; did you mean "description"? (known: title, description, order, nav, date, updated, author, slug, image, draft, unlisted, keywords)',
   );
   assert.equal(
     failure('---\ntitle: T\ndescription: D\ncolour: red\n---\n'),
-    'locales/en/pages/about.md:4: front matter has an unknown key "colour" (known: title, description, order, nav, date, updated, author, slug, image, draft, unlisted)',
+    'locales/en/pages/about.md:4: front matter has an unknown key "colour" (known: title, description, order, nav, date, updated, author, slug, image, draft, unlisted, keywords)',
   );
+});
+
+test('keywords are a list of words or phrases, trimmed; anything else is reported at their line', () => {
+  const { data } = splitFrontMatter('---\ntitle: ls\ndescription: D\nkeywords: [list files, " directory contents "]\n---\n', 'a.md');
+  assert.deepEqual(data.keywords, ['list files', 'directory contents']);
+  for (const value of [
+    'list files',
+    '[list, ""]',
+    '[1, 2]',
+    `[${Array.from({ length: 33 }, (_, i) => `k${i}`).join(', ')}]`,
+    `[${'x'.repeat(101)}]`,
+  ])
+    assert.match(
+      failure(`---\ntitle: T\ndescription: D\nkeywords: ${value}\n---\n`),
+      /^locales\/en\/pages\/about\.md:4: front matter "keywords" must be a list of at most 32 words or phrases/,
+      value,
+    );
 });
 
 test('a value of the wrong kind is reported at its key’s line; a missing key at the front matter’s first line', () => {

@@ -11,7 +11,7 @@ async function text(rendered: RenderedDocument): Promise<string> {
   return out;
 }
 
-const SHELL = { before: '<main>', after: '</main>' };
+const SHELL = { before: ['<main>'], after: '</main>' };
 
 test('a page with nothing pending comes back whole, between the two parts of its shell', async () => {
   const rendered = await renderDocument(<p>héllo</p>, SHELL, { waitForAll: false, timeoutMs: 1000, onError: () => {} });

@@ -22,6 +22,8 @@ function makeAccentedSite(): string {
       'pages/about.md': makePage({ title: 'About' }),
       'pages/docs/index.md': makePage({ title: 'Docs' }),
       'pages/docs/install.md': makePage({ title: 'Install' }),
+      // A file name saved decomposed (NFD), as macOS may write it.
+      ['pages/docs/café.md'.normalize('NFD')]: makePage({ title: 'Café' }),
     },
     de: {
       'messages.json': messages('de'),
@@ -29,6 +31,8 @@ function makeAccentedSite(): string {
       'pages/about.md': makePage({ title: 'Über uns', slug: 'über-uns' }),
       'pages/docs/index.md': makePage({ title: 'Doku', slug: 'dokumentation-für-alle' }),
       'pages/docs/install.md': makePage({ title: 'Installation', slug: 'einführung' }),
+      // Its translation, saved precomposed: the same page.
+      'pages/docs/café.md': makePage({ title: 'Kaffee' }, 'Auf Deutsch.\n'),
     },
     fr: {
       'messages.json': messages('fr'),
@@ -48,7 +52,7 @@ before(async () => {
 });
 after(() => app.close());
 
-const PAGES = ['/de/über-uns', '/de/dokumentation-für-alle', '/de/dokumentation-für-alle/einführung', '/fr/à-propos'];
+const PAGES = ['/de/über-uns', '/de/dokumentation-für-alle', '/de/dokumentation-für-alle/einführung', '/fr/à-propos', '/en/docs/café'];
 
 describe('an accented localized slug', () => {
   for (const path of PAGES) {
@@ -63,6 +67,13 @@ describe('an accented localized slug', () => {
       assert.match(redirect.headers['cache-control'] as string, /max-age/);
     });
   }
+
+  test('a file name saved in NFD is the page of its NFC name: served at the NFC path, translated by the NFC file', async () => {
+    const page = await get(app.url, wire('/de/dokumentation-für-alle/café', 'NFC'));
+    assert.equal(page.status, 200);
+    assert.match(page.body, /Auf Deutsch/);
+    assert.equal((await get(app.url, wire('/fr/docs/café', 'NFC'))).status, 200, 'the English page, served in French');
+  });
 
   test('with other faults too (locale case, trailing slash), the NFD spelling is still one hop to the page', async () => {
     const response = await get(app.url, `/DE/${wire('über-uns', 'NFD')}/`);

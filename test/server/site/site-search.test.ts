@@ -34,3 +34,22 @@ describe('search answers on the server', () => {
     assert.ok(search.bytes() - loaded <= 2 * 1024 * 1024, `${search.bytes() - loaded} bytes of answers`);
   });
 });
+
+describe('the site search', () => {
+  test("finds a page by the keywords of its front matter, and French words by their stems, as the site's content is read", async () => {
+    const { site } = await makeSite({
+      en: {
+        'pages/index.md': makePage({ title: 'Home' }, 'Welcome.\n'),
+        'pages/docs/ls.md': makePage({ title: 'ls', keywords: ['list files'] }, 'Show what a folder holds.\n'),
+        'pages/docs/find.md': makePage({ title: 'find' }, 'Find files by name, and list them.\n'),
+      },
+      fr: {
+        'pages/index.md': makePage({ title: 'Accueil' }, 'Bienvenue.\n'),
+        'pages/docs/gzip.md': makePage({ title: 'gzip' }, 'Compresse un fichier.\n'),
+      },
+    });
+    const search = prepareSearch({ site, manifest: MANIFEST, distDir: '/nonexistent', built: false, maxDownloadBytes: 1 << 20 });
+    assert.equal((await search.search('en', 'list files')).hits[0]!.path, '/en/docs/ls');
+    assert.equal((await search.search('fr', 'compresser')).hits[0]!.path, '/fr/docs/gzip');
+  });
+});
