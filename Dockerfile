@@ -16,6 +16,7 @@ COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/locales ./locales
+COPY --from=build --chown=node:node /app/versions ./versions
 USER node
 EXPOSE 3000
 STOPSIGNAL SIGTERM

@@ -22,6 +22,8 @@
  *   generateFlatSite): N pages in the default locale in two flat sections (5,000 and
  *   2,000 at N = 7,000), the other locales translating 6-27 % of them; its page in the
  *   large section is compared with a page of a small one.
+ *   With `--versions V` (scripts/bench/versions-pass.ts): the balanced site with V versions
+ *   of its docs, against it unversioned.
  * - dev (scripts/bench/dev-pass.ts): `npm run dev`, from an atomic save to the new
  *   text in Chromium, on the default site and on a generated 10,000-page site;
  * `--only pages`, `--only monitoring`, `--only search`, `--only export`, `--only dev` or `--only lighthouse`
@@ -103,6 +105,12 @@ async function main() {
     console.error('bench: --shape goes with --pages N');
     process.exit(2);
   }
+  const versionsAt = args.indexOf('--versions');
+  const versions = versionsAt === -1 ? 1 : Number(args[versionsAt + 1]);
+  if (versionsAt !== -1 && !(largePages && shapeAt === -1 && Number.isInteger(versions) && versions >= 2)) {
+    console.error('bench: --versions takes a whole number, 2 or more, with --pages (and no --shape)');
+    process.exit(2);
+  }
   const passes = largePages ? [] : selectedPasses(args);
   if (!existsSync(join(ROOT_DIR, 'dist', 'manifest.json'))) run('npm', ['run', 'build']);
   pinLoadGenerator();
@@ -116,7 +124,8 @@ async function main() {
   if (passes.includes('export')) await (await import('./bench/export-pass.ts')).exportPass();
   if (passes.includes('dev')) await (await import('./bench/dev-pass.ts')).devPass();
   if (passes.includes('lighthouse')) await (await import('./bench/lighthouse-pass.ts')).lighthousePass();
-  if (largePages) await largeSitePass(largePages, shape);
+  if (largePages && versions > 1) await (await import('./bench/versions-pass.ts')).versionsPass(largePages, versions);
+  else if (largePages) await largeSitePass(largePages, shape);
 }
 
 /** Starts of the large site's server, besides the one that is then visited, whose median is its cold start. */

@@ -20,6 +20,7 @@ import { ContentError } from '../src/server/content/errors.ts';
 import { loadContent } from '../src/server/content/load-content.ts';
 import { contentDates } from '../src/server/content/git-dates.ts';
 import type { Site } from '../src/server/content/site.ts';
+import type { SiteVersions } from '../src/server/content/versions.ts';
 import { type SnapshotPart, type SnapshotSite, stageSnapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import { type IndexFile, makeIndexFiles } from '../src/server/site/search-indexes.ts';
 import { compactIndex } from '../src/routes/search/compact-index.ts';
@@ -45,15 +46,16 @@ type Job = {
 };
 
 /**
- * A locale's index, written in the staging folder: the file (UTF-8 JSON) at `file`, its
+ * One search index (a locale's, or a locale's for an older docs version: `locale` is its
+ * scope, search-indexes.ts), written in the staging folder: the file (UTF-8 JSON) at `file`, its
  * brotli and gzip forms beside it (`.br`, `.gz`), and its compact form (what the server
  * loads: compact-index.ts) at `compact`.
  */
 export type BuiltIndex = { locale: string; url: string; file: string; compact: string };
-type Staged = { part: SnapshotPart; index: BuiltIndex };
+type Staged = { part: SnapshotPart; indexes: BuiltIndex[] };
 /** A locale done; the whole site's translations and messages come with the first. */
 type Answer =
-  | (Staged & { whole?: { translations: [string, string[]][]; messages: [string, CompiledMessages][] } })
+  | (Staged & { whole?: { translations: [string, string[]][]; messages: [string, CompiledMessages][]; versions: SiteVersions } })
   | { problems: readonly string[] }
   | { error: string };
 
@@ -156,7 +158,7 @@ async function compileIn(workers: JobWorker[], settings: Settings): Promise<Omit
   const queue = largestFirst(localesDir, locales);
   const problems = new Set<string>();
   const staged: Staged[] = [];
-  let whole: { translations: Map<string, string[]>; messages: Map<string, CompiledMessages> } | null = null;
+  let whole: { translations: Map<string, string[]>; messages: Map<string, CompiledMessages>; versions: SiteVersions } | null = null;
   const jobDates = [...dates];
   const run = async (worker: JobWorker) => {
     for (let locale = queue.shift(); locale !== undefined; locale = queue.shift()) {
@@ -165,7 +167,12 @@ async function compileIn(workers: JobWorker[], settings: Settings): Promise<Omit
       if ('problems' in answer) for (const problem of answer.problems) problems.add(problem);
       else {
         staged.push(answer);
-        if (answer.whole) whole = { translations: new Map(answer.whole.translations), messages: new Map(answer.whole.messages) };
+        if (answer.whole)
+          whole = {
+            translations: new Map(answer.whole.translations),
+            messages: new Map(answer.whole.messages),
+            versions: answer.whole.versions,
+          };
       }
     }
     // A worker is ended as soon as no locale is left for it: its heap is freed while the others still work.
@@ -173,8 +180,8 @@ async function compileIn(workers: JobWorker[], settings: Settings): Promise<Omit
   };
   await Promise.all(workers.map(run));
   if (problems.size || !whole) throw new ContentError([...problems]);
-  const site: { translations: Map<string, string[]>; messages: Map<string, CompiledMessages> } = whole;
-  return joined({ locales, defaultLocale, translations: site.translations }, site.messages, staged, locales);
+  const site: { translations: Map<string, string[]>; messages: Map<string, CompiledMessages>; versions: SiteVersions } = whole;
+  return joined({ locales, defaultLocale, translations: site.translations, versions: site.versions }, site.messages, staged, locales);
 }
 
 function joined(
@@ -194,24 +201,31 @@ function joined(
         messages,
         inOrder.map((entry) => entry.part),
       ),
-    indexes: inOrder.map((entry) => entry.index),
+    indexes: inOrder.flatMap((entry) => entry.indexes),
   };
 }
 
-/** A locale's search index and snapshot part, written to `stageDir` (`fromPages`, then `stageIndex`). */
+/** A locale's search indexes and snapshot part, written to `stageDir` (`fromPages`, then `stageIndexes`). */
 async function stageLocale(site: Site, locale: string, stageDir: string): Promise<Staged> {
-  const { part, url, json } = fromPages(site, locale, stageDir);
-  return { part, index: await stageIndex(locale, url, json, stageDir) };
+  const { part, indexes } = fromPages(site, locale, stageDir);
+  return { part, indexes: await stageIndexes(indexes, stageDir) };
 }
 
 /**
  * What needs the locale's compiled pages: its snapshot part, written page by page, and its
  * index as text. A worker drops the pages after this: the index is compacted without them.
  */
-function fromPages(site: Site, locale: string, stageDir: string): { part: SnapshotPart; url: string; json: string } {
+function fromPages(site: Site, locale: string, stageDir: string): { part: SnapshotPart; indexes: IndexFile[] } {
   const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
-  const [{ url, json }] = makeIndexFiles(site, [locale]) as [IndexFile];
-  return { part, url, json };
+  // The locale's index with the latest docs, then one per older docs version.
+  return { part, indexes: makeIndexFiles(site, [locale]) };
+}
+
+/** Each of a locale's indexes staged in turn (`stageIndex`). */
+async function stageIndexes(indexes: readonly IndexFile[], stageDir: string): Promise<BuiltIndex[]> {
+  const staged: BuiltIndex[] = [];
+  for (const { locale, url, json } of indexes) staged.push(await stageIndex(locale, url, json, stageDir));
+  return staged;
 }
 
 /**
@@ -291,12 +305,13 @@ if (!isMainThread) {
           ? {
               translations: [...loaded.site.translations].map(([slug, translated]): [string, string[]] => [slug, [...translated]]),
               messages: [...loaded.messages],
+              versions: loaded.site.versions,
             }
           : undefined;
-      const { part, url, json } = fromPages(loaded.site, locale, stageDir);
-      // The pages are garbage from here: the index is parsed and compacted without them in memory.
+      const { part, indexes } = fromPages(loaded.site, locale, stageDir);
+      // The pages are garbage from here: the indexes are parsed and compacted without them in memory.
       loaded = null;
-      answer = { part, index: await stageIndex(locale, url, json, stageDir), ...(whole && { whole }) };
+      answer = { part, indexes: await stageIndexes(indexes, stageDir), ...(whole && { whole }) };
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
     }

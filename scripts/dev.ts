@@ -16,6 +16,7 @@
  *   - shows the translation status at /_translations (see npm run translations).
  * None of this is in the production build: the proxy and its endpoints live here only.
  */
+import { versionsDirOf } from '../src/server/content/versions.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { basename, join, relative } from 'node:path';
@@ -308,7 +309,8 @@ const BATCH_MS = 15;
 function watchSources(onBatch: (files: string[]) => void): FSWatcher {
   let batch = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  const watcher = watch([join(ROOT_DIR, 'src'), localesDir], {
+  // The docs' versions beside the content folder are content too (docs/versions.md): an edit reloads it.
+  const watcher = watch([join(ROOT_DIR, 'src'), localesDir, versionsDirOf(localesDir)], {
     ignoreInitial: true,
     // Editors' swap and backup files, and hidden folders (.git, .DS_Store).
     ignored: (path) => /^\.|~$|\.swp$/.test(basename(path)),

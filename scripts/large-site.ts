@@ -2,7 +2,7 @@
 // the default site's locales, plus, per locale, a reference section of nested docs pages
 // (`docs/ref/<section>/<page>`) and blog posts, each a copy of a real page of that locale
 // with internal links to its neighbours.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -180,4 +180,31 @@ function cheatSheet(name: string, section: string, locale?: string): string {
     lines.push(`- ${verb} an archive with ${name}:`, '', '```sh', `${name} -${verb.match(/\[(.)\]/)![1]} path/to/file${i}.tar`, '```', '');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A large site (generateLargeSite) with `versions` versions of its docs (`npm run bench --
+ * --pages N --versions V`): the current docs are the latest release, and each of the
+ * `versions - 1` older ones is a copy of every locale's docs under `versions/<name>/`, as
+ * `npm run version` makes it. Returns the folder holding `locales/` and `versions/`, and
+ * the older versions' names.
+ */
+export function generateVersionedSite(
+  sourceLocalesDir: string,
+  pagesPerLocale: number,
+  versions: number,
+): { root: string; localesDir: string; names: string[] } {
+  const root = mkdtempSync(join(tmpdir(), 'polysite-versioned-'));
+  const localesDir = join(root, 'locales');
+  renameSync(generateLargeSite(sourceLocalesDir, pagesPerLocale), localesDir);
+  const names = Array.from({ length: versions - 1 }, (_, i) => `${versions - 1 - i}.0`);
+  for (const name of names) {
+    for (const locale of readdirSync(localesDir)) {
+      const docs = join(localesDir, locale, 'pages', 'docs');
+      cpSync(docs, join(root, 'versions', name, locale, 'pages', 'docs'), { recursive: true });
+    }
+  }
+  const list = { current: { label: `${versions}.0`, released: true }, versions: names.map((name) => ({ name })) };
+  writeFileSync(join(root, 'versions', 'versions.json'), `${JSON.stringify(list, null, 2)}\n`);
+  return { root, localesDir, names };
 }

@@ -13,7 +13,14 @@ import { ContentError } from '../src/server/content/errors.ts';
 import { splitFrontMatter } from '../src/server/content/front-matter.ts';
 import { localeFolderProblems } from '../src/server/content/load-content.ts';
 import { loadSite, type Site, keyOf } from '../src/server/content/site.ts';
-import { carryForward, readRecord, sourceFingerprint, writeRecord } from '../src/server/content/translation-record.ts';
+import {
+  carryForward,
+  readRecord,
+  sourceFingerprint,
+  type TranslationRecord,
+  writeRecord,
+} from '../src/server/content/translation-record.ts';
+import { baseKey, versionOf } from '../src/server/content/versions.ts';
 import { checkMessages } from '../src/server/content/messages.ts';
 import { hasGit, seedRecord } from './translation-history.ts';
 import { translationPage } from './translation-page.ts';
@@ -158,12 +165,17 @@ function done(site: Site, localesDir: string, [locale, ...pages]: string[], all:
   if (all && pages.length) throw new UsageError('--done takes pages or --all, not both');
   const chosen = all ? own : pages.map((page) => pageKey(site, localesDir, locale, page));
   if (!chosen.length) throw new UsageError('--done needs pages (a key such as docs/routing, "" for the home page, or a file) or --all');
-  const record = { ...readRecord(localesDir, locale) };
+  // Each tree keeps its own records: a frozen docs version's in its folder, by the key its tree has (`docs/x`).
+  const records = new Map<string, TranslationRecord>();
   for (const slug of chosen) {
     if (!own.includes(slug)) throw new UsageError(`${locale} has no translation of "${slug}" (a page of ${site.defaultLocale})`);
-    record[slug] = sources.get(slug)!.fingerprint;
+    const version = versionOf(site.versions, slug);
+    const dir = version?.dir ?? localesDir;
+    const record = records.get(dir) ?? { ...readRecord(dir, locale) };
+    record[version?.dir ? baseKey(version, slug) : slug] = sources.get(slug)!.fingerprint;
+    records.set(dir, record);
   }
-  writeRecord(localesDir, locale, record);
+  for (const [dir, record] of records) writeRecord(dir, locale, record);
   process.stdout.write(`${locale}: ${chosen.length} page(s) recorded as up to date\n`);
   return 0;
 }

@@ -1,4 +1,5 @@
 import type { Searcher } from '../routes/search-box.tsx';
+import { scopeLocale } from '../routes/search/query.ts';
 import type { SearchIndexes } from '../routes/types.ts';
 
 /**
@@ -13,8 +14,9 @@ export function createSearchSource(indexes: SearchIndexes, build: string): (loca
     let searcher = searchers.get(locale);
     if (!searcher) {
       const url = indexes[locale];
+      // `locale` is a search scope: a locale, or an older docs version's pages in it (`en@0.1`).
       searcher = import('./searchers.ts').then((engine) =>
-        url ? engine.indexSearcher(url, locale) : engine.serverSearcher(build, locale),
+        url ? engine.indexSearcher(url, scopeLocale(locale)) : engine.serverSearcher(build, locale),
       );
       searchers.set(locale, searcher);
       searcher.catch(() => searchers.delete(locale));

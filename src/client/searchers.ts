@@ -5,7 +5,7 @@ import { loadSearchIndex, searchIndex } from '../routes/search/engine.ts';
 import type { LocaleMessages, MessageIntl } from '../i18n/intl.ts';
 import { loadStemmer } from '../i18n/stemmers.ts';
 import { searchPageData } from '../routes/search/page.ts';
-import { parseSearchQuery } from '../routes/search/query.ts';
+import { parseSearchQuery, scopeLocale, scopeVersion, searchScope, searchVersion, VERSION_PARAM } from '../routes/search/query.ts';
 import type { LocaleLink, PageData, Payload } from '../routes/types.ts';
 
 /** Results kept per query, as many as the server's page lists (the box shows the first few). */
@@ -22,7 +22,9 @@ export async function indexSearcher(url: string, locale: string): Promise<Search
 }
 
 /** Asks the server: the search page's JSON (its page data), for indexes too large to download. */
-export function serverSearcher(build: string, locale: string): Searcher {
+export function serverSearcher(build: string, scope: string): Searcher {
+  const locale = scopeLocale(scope);
+  const version = scopeVersion(scope);
   return async (query, signal) => {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, SERVER_DELAY_MS);
@@ -31,7 +33,8 @@ export function serverSearcher(build: string, locale: string): Searcher {
         reject(signal.reason);
       });
     });
-    const key = pageDataKey({ pathname: `/${locale}/search`, search: `?q=${encodeURIComponent(query)}` });
+    const scoped = version ? `&${VERSION_PARAM}=${encodeURIComponent(version)}` : '';
+    const key = pageDataKey({ pathname: `/${locale}/search`, search: `?q=${encodeURIComponent(query)}${scoped}` });
     const response = await fetch(dataUrl(build, key), { signal, credentials: 'same-origin', headers: { Accept: 'application/json' } });
     if (!response.ok) throw new Error(`search: ${response.status}`);
     const { page } = (await response.json()) as Payload;
@@ -74,7 +77,9 @@ export async function localSearchPage({
   if (query.kind === 'reject') throw new Error(query.reason);
   const [arrived, results, shared] = await Promise.all([
     messages,
-    query.query ? source(locale).then((search) => search(query.query, new AbortController().signal)) : { total: 0, hits: [] },
+    query.query
+      ? source(searchScope(locale, searchVersion(search))).then((searcher) => searcher(query.query, new AbortController().signal))
+      : { total: 0, hits: [] },
     like ?? fetch(dataUrl(build, `/${locale}/search`)).then(async (response) => ((await response.json()) as Payload).page),
   ]);
   if (!arrived) throw new Error(`no messages for ${locale}`);

@@ -49,7 +49,10 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   out.write(MARKER, `Written by polysite's npm run export (build ${build}): the next export empties this folder.\n`);
   // No server to ask on a static host: every locale's search index is one the browser downloads,
   // however large (the build wrote them all; the server keeps only what it serves from memory).
-  const indexes = Object.fromEntries(config.locales.map((locale) => [locale, search.indexes[locale] ?? manifest.search[locale] ?? null]));
+  // One per search scope: each locale, and each older docs version in it (search/query.ts#searchScope), in the server's order.
+  const indexes = Object.fromEntries(
+    Object.keys(search.indexes).map((scope) => [scope, search.indexes[scope] ?? manifest.search[scope] ?? null]),
+  );
   const render = documentRenderer({
     store,
     manifest,

@@ -4,6 +4,7 @@ import { LanguageSwitcher } from './language-switcher.tsx';
 import { PageMeta, withDates } from './page-meta.tsx';
 import { ThemeSwitch } from './theme-switch.tsx';
 import { SearchBox } from './search-box.tsx';
+import { VersionBanner, VersionSwitcher } from './version-switcher.tsx';
 import type { PageData } from './types.ts';
 
 /** The header's sections: the page a link goes to (its key, see content/paths.ts) and the label's message id. */
@@ -44,10 +45,12 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
           </ul>
         </nav>
         <SearchBox page={page} />
+        <VersionSwitcher page={page} label={t('version.switcher')} />
         <LanguageSwitcher page={page} label={t('switcher.label')} />
         <ThemeSwitch intl={intl} />
       </header>
       <main id="main" className="site-main">
+        <VersionBanner page={page} t={t} />
         {page.draft && (
           <p className="notice" role="note" data-notice="draft">
             {t('page.draft')}

@@ -2,7 +2,7 @@ import { createContext, type KeyboardEvent, useContext, useId, useRef, useState 
 import { useIntl } from '../i18n/context.tsx';
 import type { SearchResults } from './search/engine.ts';
 import { HitBody } from './search/hit.tsx';
-import { MAX_QUERY_LENGTH, searchPath } from './search/query.ts';
+import { MAX_QUERY_LENGTH, searchPath, searchScope, VERSION_PARAM } from './search/query.ts';
 import type { PageData } from './types.ts';
 
 /** Answers a query as the visitor types; rejects when aborted by the next keystroke. */
@@ -31,6 +31,9 @@ export function SearchBox({ page }: { page: PageData }) {
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const source = useContext(SearchContext);
   const { locale } = page;
+  // On an older docs version's page, that version's pages are searched (the latest's elsewhere).
+  const version = page.version?.banner ? page.version.name : page.screen.kind === 'search' ? (page.screen.version ?? null) : null;
+  const scope = searchScope(locale, version);
   const pageQuery = page.screen.kind === 'search' ? page.screen.query : '';
   const [value, setValue] = useState(pageQuery);
   const [shown, setShown] = useState<Shown | null>(null);
@@ -64,7 +67,7 @@ export function SearchBox({ page }: { page: PageData }) {
     const controller = new AbortController();
     pending.current = controller;
     try {
-      const searcher = await source(locale);
+      const searcher = await source(scope);
       const results = await searcher(query, controller.signal);
       if (controller.signal.aborted) return;
       setShown({ query, results });
@@ -76,7 +79,7 @@ export function SearchBox({ page }: { page: PageData }) {
   }
 
   const hits = shown ? shown.results.hits.slice(0, BOX_RESULTS) : [];
-  const seeAll = shown ? searchPath(locale, shown.query) : '';
+  const seeAll = shown ? searchPath(locale, shown.query, version) : '';
   const count = shown ? hits.length + 1 : 0;
   const expanded = open && shown !== null;
 
@@ -146,7 +149,7 @@ export function SearchBox({ page }: { page: PageData }) {
           aria-expanded={expanded}
           aria-controls={listId}
           aria-activedescendant={expanded && active >= 0 && active < count ? optionId(active) : undefined}
-          onFocus={() => source?.(locale).catch(() => {})}
+          onFocus={() => source?.(scope).catch(() => {})}
           onChange={(event) => {
             setValue(event.target.value);
             void run(event.target.value);
@@ -154,6 +157,7 @@ export function SearchBox({ page }: { page: PageData }) {
           onKeyDown={onKeyDown}
           onBlur={() => setOpen(false)}
         />
+        {version && <input type="hidden" name={VERSION_PARAM} value={version} />}
         <button type="submit">{t('search.submit')}</button>
         <div
           id={listId}

@@ -63,6 +63,8 @@ export type ScreenData =
        * JavaScript the page says that search needs it.
        */
       staticHost?: true;
+      /** The older docs version searched (`&v=`); absent for the latest. */
+      version?: string;
     };
 
 export type ScreenId = ScreenData['kind'];
@@ -101,6 +103,21 @@ export type FallbackNotice = { contentLocale: string; language: string; original
  */
 export type OutdatedNotice = { lang: string; original: string; path: string; changed?: PageDate; translated?: PageDate };
 
+/** One entry of the version switcher: this page in that version, or that version's docs home when it lacks the page. */
+export type VersionChoice = { name: string; label: string; path: string };
+
+/**
+ * A versioned docs page's version: its label, the switcher's choices (newest first),
+ * and for any but the latest release the banner saying so, with this page in the
+ * latest release (or the latest docs' home when it is gone there).
+ */
+export type PageVersion = {
+  name: string;
+  label: string;
+  choices: VersionChoice[];
+  banner: { kind: 'old' | 'unmaintained' | 'next'; latest: string; latestPath: string } | null;
+};
+
 /** A day as `<time datetime>` takes it (`iso`) and as the page's locale writes it (`text`, formatted on the server). */
 export type PageDate = { iso: string; text: string };
 
@@ -128,6 +145,8 @@ export type PageData = {
   edit: EditLink | null;
   /** A page marked `draft: true`, which only the development server shows. */
   draft?: true;
+  /** A docs page of a site with versions (docs/versions.md). */
+  version?: PageVersion;
   screen: ScreenData;
 };
 

@@ -50,3 +50,29 @@ test('following the language switcher keeps the page and changes the language', 
   assert.equal(await page.getAttribute('html', 'lang'), 'de');
   await page.context().close();
 });
+
+test('the version switcher keeps the page and the language, and the language switcher stays in the version', async () => {
+  const { page, problems } = await open('/de/docs/anleitungen/installation', 'de');
+  await page.locator('[data-version-switch] a[data-version="0.1"]').click();
+  await page.waitForURL(/\/de\/docs\/0\.1\/anleitungen\/installation$/);
+  assert.equal(await page.getAttribute('html', 'lang'), 'de');
+  const banner = page.locator('[data-notice="version"]');
+  assert.match(await banner.innerText(), /0\.1/);
+  assert.equal(await banner.locator('a').getAttribute('href'), '/de/docs/anleitungen/installation');
+  await page.locator('.language-switcher a[hreflang="ja"]').click();
+  await page.waitForURL(/\/ja\/docs\/0\.1\/guides\/install$/);
+  assert.equal(await page.getAttribute('html', 'lang'), 'ja');
+  await page.locator('[data-version-switch] a[data-version="0.2"]').click();
+  await page.waitForURL(/\/ja\/docs\/guides\/install$/);
+  assert.equal(await page.locator('[data-notice="version"]').count(), 0);
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});
+
+test("the version switcher goes to that version's docs home when it lacks the page", async () => {
+  const { page } = await open('/fr/docs/versions', 'fr');
+  await page.locator('[data-version-switch] a[data-version="0.1"]').click();
+  await page.waitForURL(/\/fr\/docs\/0\.1$/);
+  assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+  await page.context().close();
+});

@@ -253,3 +253,44 @@ describe('with JavaScript off', () => {
     await context.close();
   });
 });
+
+describe('docs versions', () => {
+  for (const [locale, word] of [
+    ['ja', 'ルーティング'],
+    ['ar', 'التوجيه'],
+  ] as const) {
+    test(`${locale}: on an older version's page the box downloads that version's index and finds its pages only; on the latest, the latest's`, async () => {
+      const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/${locale}/docs/0.1/routing`, { locale });
+      const requests = recordRequests(page);
+      await page.focus(BOX);
+      await page.keyboard.type(word);
+      await page.waitForSelector(OPTIONS);
+      const old = await page.$$eval(OPTIONS, (options) => options.map((option) => option.getAttribute('href') ?? ''));
+      const pages = old.filter((href) => !href.includes('/search?'));
+      assert.ok(pages.length > 0, 'results');
+      assert.ok(
+        pages.every((href) => /^\/[a-z]+\/docs\/0\.1([/#]|$)/.test(href) && href.startsWith(`/${locale}/`)),
+        pages.join(' '),
+      );
+      assert.ok(
+        old.some((href) => href.includes('&v=0.1')),
+        'the link to every result keeps the version',
+      );
+      assert.deepEqual(
+        requests.filter((path) => path.startsWith('/assets/search-')).map((path) => path.replace(/-[A-Z0-9]+\.json$/, '')),
+        [`/assets/search-${locale}-v0.1`],
+      );
+
+      await page.goto(`${e2e.server.url}/${locale}/docs/routing`);
+      await page.waitForSelector('html[data-hydrated]');
+      await page.focus(BOX);
+      await page.keyboard.type(word);
+      await page.waitForSelector(OPTIONS);
+      const latest = await page.$$eval(OPTIONS, (options) => options.map((option) => option.getAttribute('href') ?? ''));
+      assert.ok(latest.some((href) => href.startsWith(`/${locale}/docs/routing`)));
+      assert.ok(!latest.some((href) => href.includes('/docs/0.1/')), latest.join(' '));
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+});

@@ -62,6 +62,22 @@ async function sitemapPaths(): Promise<string[]> {
 }
 
 describe('npm run export', () => {
+  test("writes every docs version: an older version's pages, page data, twins, llms.txt and search index are the server's bytes", async () => {
+    const manifest = JSON.parse(readFileSync(join('dist', 'manifest.json'), 'utf8'));
+    const paths = [
+      '/de/docs/0.1/anleitungen/installation',
+      `/_data/${build}/de/docs/0.1/anleitungen/installation.json`,
+      '/de/docs/0.1/anleitungen/installation.md',
+      '/ja/docs/0.1/llms.txt',
+      manifest.search['ar@0.1'],
+    ];
+    for (const path of paths) {
+      const [exported, served] = await Promise.all([fetchBytes(host.url, path), fetchBytes(server.url, path, CRAWLER)]);
+      assert.equal(exported.status, 200, path);
+      assert.ok(exported.body.equals(served.body), path);
+    }
+  });
+
   test('prints the page count, the files and bytes written and the time it took', () => {
     assert.match(
       run.stdout,

@@ -22,10 +22,20 @@ type Parts = {
   locales: readonly LocaleLink[];
   query: string;
   results: SearchResults;
+  /** The older docs version searched, or null for the latest. */
+  version?: string | null;
 };
 
 /** `noindex` (no canonical); the switcher keeps the query. */
-export function searchPageData({ build, intl, chrome: { nav, ...shared }, locales, query, results: { total, hits } }: Parts): PageData {
+export function searchPageData({
+  build,
+  intl,
+  chrome: { nav, ...shared },
+  locales,
+  query,
+  results: { total, hits },
+  version = null,
+}: Parts): PageData {
   const { locale } = intl;
   const title = query ? intl.formatMessage({ id: 'search.titleWithQuery' }, { query }) : intl.formatMessage({ id: 'search.title' });
   return {
@@ -46,11 +56,16 @@ export function searchPageData({ build, intl, chrome: { nav, ...shared }, locale
       jsonLd: null,
     },
     nav,
-    locales: locales.map((link) => ({ locale: link.locale, name: link.name, path: searchPath(link.locale, query), dir: link.dir })),
+    locales: locales.map((link) => ({
+      locale: link.locale,
+      name: link.name,
+      path: searchPath(link.locale, query, version),
+      dir: link.dir,
+    })),
     fallback: null,
     outdated: null,
     updated: null,
     edit: null,
-    screen: { kind: 'search', query, total, hits: hits.slice(0, PAGE_RESULTS) },
+    screen: { kind: 'search', query, total, hits: hits.slice(0, PAGE_RESULTS), ...(version && { version }) },
   };
 }

@@ -45,8 +45,46 @@ function tooLong(): QueryDecision {
   return { kind: 'reject', status: 400, reason: `Search query longer than ${MAX_QUERY_LENGTH} characters` };
 }
 
-/** `/<locale>/search`, with `?q=` when there is a query. */
-export function searchPath(locale: string, query: string): string {
+/** `/<locale>/search`, with `?q=` when there is a query, and `&v=` for a docs version other than the latest. */
+export function searchPath(locale: string, query: string, version: string | null = null): string {
   const path = pagePath(locale, SEARCH_SLUG);
-  return query ? `${path}?q=${encodeURIComponent(query)}` : path;
+  const scoped = version ? `&${VERSION_PARAM}=${encodeURIComponent(version)}` : '';
+  return query ? `${path}?q=${encodeURIComponent(query)}${scoped}` : path;
+}
+
+/** The search parameter naming the docs version searched (an older one's: the latest is the default). */
+export const VERSION_PARAM = 'v';
+
+const VERSION_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * The docs version a search URL asks for (`&v=0.1`), or null: absent, repeated or not a
+ * version name (the latest is searched then; a name no version has searches the latest too).
+ */
+export function searchVersion(search: string): string | null {
+  const raw = search.startsWith('?') ? search.slice(1) : search;
+  const values = (raw ? raw.split('&') : []).filter((pair) => pair.startsWith(`${VERSION_PARAM}=`));
+  if (values.length !== 1) return null;
+  const value = values[0]!.slice(VERSION_PARAM.length + 1);
+  return VERSION_NAME.test(value) ? value : null;
+}
+
+/**
+ * What one search index covers: a locale's pages with the latest docs (`en`), or one older
+ * docs version's pages in a locale (`en@0.1`). The browser downloads one; the server keeps each.
+ */
+export function searchScope(locale: string, version: string | null): string {
+  return version ? `${locale}@${version}` : locale;
+}
+
+/** The locale a search scope is in. */
+export function scopeLocale(scope: string): string {
+  const at = scope.indexOf('@');
+  return at === -1 ? scope : scope.slice(0, at);
+}
+
+/** The version of a search scope, or null for the latest. */
+export function scopeVersion(scope: string): string | null {
+  const at = scope.indexOf('@');
+  return at === -1 ? null : scope.slice(at + 1);
 }

@@ -22,7 +22,7 @@ export type FragmentLink = {
  * folder (`pages/docs/install.md`), or why it names none. `pageKeys`: every page key
  * of any locale.
  */
-export function relativeKey(from: { path: string }, target: string, pageKeys: ReadonlyMap<string, unknown>): string | { problem: string } {
+export function relativeKey(from: { path: string }, target: string, pageKeys: { has(key: string): boolean }): string | { problem: string } {
   const joined = posix.normalize(posix.join(posix.dirname(from.path), target));
   if (!joined.startsWith('pages/') && joined !== 'pages' && joined !== 'pages/') {
     return { problem: 'which leads out of the pages folder; link to a page under pages/' };

@@ -18,6 +18,7 @@ import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { readSectionFiles, sectionLabel } from './section-files.ts';
 import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
+import { type DocsVersion, isDocsKey, keyIn, baseKey, readVersions, type SiteVersions, versionOf } from './versions.ts';
 
 /**
  * All Markdown of all locales, compiled once at start-up. A request never reads a
@@ -87,6 +88,8 @@ export type Site = {
   translations: ReadonlyMap<string, readonly string[]>;
   /** Each page's path per locale, and the page a requested path names. */
   paths: SitePaths;
+  /** The docs' versions, newest first (versions.ts); empty for an unversioned site. */
+  versions: SiteVersions;
 };
 
 type Source = {
@@ -102,6 +105,8 @@ type Source = {
   sourcePath: string;
   /** A docs folder's page made for want of an index.md (folder-pages.ts). */
   generated?: true;
+  /** The version whose docs hold the page (a versioned site's docs page). */
+  version?: DocsVersion | undefined;
 };
 
 type Mistake = { line: number; message: string };
@@ -201,55 +206,89 @@ export function loadSite(
     translations.set(key, [...(translations.get(key) ?? []), locale]);
     if (source) sources.push(source);
   };
+  const { versions, problems: versionProblems } = readVersions(localesDir);
+  problems.push(...versionProblems);
+  const current = versions.find((version) => version.dir === undefined);
+  const frozen = versions.filter((version) => version.dir !== undefined);
+  /** The trees a locale's pages are read from: its folder, then each frozen version's docs. */
+  const trees = [
+    { version: current, root: localesDir, docsOnly: false },
+    ...frozen.map((version) => ({ version, root: version.dir!, docsOnly: true })),
+  ];
   for (const locale of locales) {
-    const pagesDir = join(localesDir, locale, 'pages');
     // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
     const files = new Map<string, string>();
-    for (const file of listMarkdown(pagesDir)) {
-      const unreachable = unreachableFile(relative(pagesDir, file));
-      if (unreachable) {
-        problems.push(`${relative(process.cwd(), file) || file}: ${unreachable}`);
+    for (const tree of trees) {
+      const pagesDir = join(tree.root, locale, 'pages');
+      if (tree.docsOnly && !isDirectory(join(pagesDir, 'docs'))) {
+        const folder = relative(process.cwd(), join(pagesDir, 'docs')) || join(pagesDir, 'docs');
+        if (locale === defaultLocale)
+          problems.push(`${tree.version!.declared}: the version "${tree.version!.name}" has no ${folder}/ folder`);
+        else if (serving.includes(defaultLocale))
+          warn(
+            `${folder}/: the version "${tree.version!.name}" has no ${locale} docs: its pages are served from ${defaultLocale}, with a notice`,
+          );
         continue;
       }
-      const key = keyOf(relative(pagesDir, file));
-      const display = relative(process.cwd(), file) || file;
-      const first = files.get(key);
-      if (first !== undefined) {
-        if (reading.has(locale)) problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, key)}; keep one`);
-        continue;
-      }
-      files.set(key, display);
-      if (!reading.has(locale)) {
-        // Known by name only (another thread compiles it): whether it is published, from its front matter's text.
-        place(locale, key, display, isDraftText(fileHead(file)));
-        continue;
-      }
-      const stamp = memo && statStamp(file);
-      const known = stamp ? memo.sources.get(file) : undefined;
-      if (known && known.stamp === stamp) {
-        place(locale, key, display, known.source.front.draft === true, known.source);
-        continue;
-      }
-      try {
-        const text = readFileSync(file, 'utf8');
-        const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display);
-        const slugLine = keyLines.slug ?? 2;
-        const source: Source = {
-          locale,
-          key,
-          file: display,
-          path: relative(join(localesDir, locale), file).split(sep).join('/'),
-          front: data,
-          body,
-          bodyLine,
-          slugLine,
-          sourcePath: relative(localesDir, file).split(sep).join('/'),
-        };
-        place(locale, key, display, data.draft === true, source);
-        if (stamp) memo.sources.set(file, { stamp, source });
-      } catch (error) {
-        memo?.sources.delete(file);
-        problems.push((error as Error).message);
+      for (const file of listMarkdown(tree.docsOnly ? join(pagesDir, 'docs') : pagesDir)) {
+        const unreachable = unreachableFile(relative(pagesDir, file));
+        if (unreachable) {
+          problems.push(`${relative(process.cwd(), file) || file}: ${unreachable}`);
+          continue;
+        }
+        const display = relative(process.cwd(), file) || file;
+        const own = keyOf(relative(pagesDir, file));
+        const version = tree.version && isDocsKey(own) ? tree.version : undefined;
+        if (!tree.docsOnly && version) {
+          const taken = frozen.find((other) => current?.mount === 'docs' && (own === other.mount || own.startsWith(`${other.mount}/`)));
+          if (taken) {
+            problems.push(
+              `${display}:1: the page ${pagePath(locale, own)} is on the path of the version "${taken.name}" (${taken.declared}); rename the file or the version`,
+            );
+            continue;
+          }
+        }
+        const key = version ? keyIn(version, own) : own;
+        const first = files.get(key);
+        if (first !== undefined) {
+          if (reading.has(locale))
+            problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, key)}; keep one`);
+          continue;
+        }
+        files.set(key, display);
+        if (!reading.has(locale)) {
+          // Known by name only (another thread compiles it): whether it is published, from its front matter's text.
+          place(locale, key, display, isDraftText(fileHead(file)));
+          continue;
+        }
+        const stamp = memo && statStamp(file);
+        const known = stamp ? memo.sources.get(file) : undefined;
+        if (known && known.stamp === stamp) {
+          place(locale, key, display, known.source.front.draft === true, known.source);
+          continue;
+        }
+        try {
+          const text = readFileSync(file, 'utf8');
+          const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display);
+          const slugLine = keyLines.slug ?? 2;
+          const source: Source = {
+            locale,
+            key,
+            file: display,
+            path: relative(join(tree.root, locale), file).split(sep).join('/'),
+            front: data,
+            body,
+            bodyLine,
+            slugLine,
+            sourcePath: relative(localesDir, file).split(sep).join('/'),
+            ...(version && { version }),
+          };
+          place(locale, key, display, data.draft === true, source);
+          if (stamp) memo.sources.set(file, { stamp, source });
+        } catch (error) {
+          memo?.sources.delete(file);
+          problems.push((error as Error).message);
+        }
       }
     }
   }
@@ -284,28 +323,40 @@ export function loadSite(
         // No file to edit, and none to date.
         sourcePath: '',
         generated: true,
+        version: versionOf(versions, folder.key),
       });
     }
     publishedKeys.add(folder.key);
     translations.set(folder.key, [...new Set([...(translations.get(folder.key) ?? []), ...locales])]);
   }
 
+  // Each tree's own records: a frozen version's translations are compared with that version's source.
   const records = new Map<string, TranslationRecord>();
-  for (const locale of read) {
-    if (locale === defaultLocale) continue;
-    try {
-      records.set(locale, readRecord(localesDir, locale));
-    } catch (error) {
-      problems.push((error as Error).message);
+  for (const tree of trees) {
+    for (const locale of read) {
+      if (locale === defaultLocale) continue;
+      try {
+        records.set(`${tree.root}\0${locale}`, readRecord(tree.root, locale));
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
     }
   }
 
-  const recordOf = (locale: string, key: PageKey) => {
-    const record = records.get(locale);
+  const recordOf = (source: Source) => {
+    const record = records.get(`${source.version?.dir ?? localesDir}\0${source.locale}`);
+    // A tree's record names its pages as that tree has them (`docs/install`, never `docs/0.1/install`).
+    const key = source.version ? baseKey(source.version, source.key) : source.key;
     return record && Object.hasOwn(record, key) ? { recorded: record[key]! } : {};
   };
 
-  const slugSource = ({ locale, key, file, front, slugLine }: Source) => ({ locale, key, file, slug: front.slug, slugLine });
+  const slugSource = ({ locale, key, file, front, slugLine, version }: Source) => ({
+    locale,
+    key,
+    file,
+    slug: version && version.mount !== 'docs' ? versionedSlug(version, key, front.slug) : front.slug,
+    slugLine,
+  });
   const { slugs, problems: pathProblems } = localizeSlugs(sources.map(slugSource), read, defaultLocale);
   problems.push(...pathProblems);
   // Authors link in the default locale's form (`/about`, or a page's key): the key it names, if any.
@@ -338,7 +389,7 @@ export function loadSite(
   const compile = (source: Source, servingLocale: string) => {
     // A fallback compiles the default locale's text again: its own mistakes are reported once, where it is served as itself.
     const own = servingLocale === source.locale;
-    const record = own ? recordOf(source.locale, source.key) : {};
+    const record = own ? recordOf(source) : {};
     // Per compile, not per source: a commit changes a date and not the file.
     const lastUpdated = dates.get(source.sourcePath) ?? source.front.updated;
     const memoKey = `${servingLocale}\0${source.file}`;
@@ -388,9 +439,7 @@ export function loadSite(
           if (fragment) fragmentLink(line, href, source.key, fragment);
           return href;
         }
-        const key = path.startsWith('/')
-          ? (keyOfLink(path) ?? { problem: 'a page that exists in no locale' })
-          : relativeKey(source, path, linkKeys);
+        const key = path.startsWith('/') ? absoluteKey(path) : relativeLink(relativeKey(source, path, versionKeys()));
         if (typeof key !== 'string') {
           report(line, `link to ${href}, ${key.problem}`);
           return href;
@@ -405,6 +454,25 @@ export function loadSite(
       };
     }
     const resolveLink = resolverFor(report, fragmentLink);
+    /** A link to the docs from a version's page names that version's page (`/docs/x` in 0.1 is `docs/0.1/x`). */
+    function within(key: string): string | { problem: string } {
+      const { version } = source;
+      if (!version || version.mount === 'docs' || !isDocsKey(key) || frozen.some((other) => versionOf([other], key))) return key;
+      const inVersion = keyIn(version, key);
+      return linkKeys.has(inVersion) ? inVersion : { problem: `a page the docs of version "${version.label}" lack (no ${inVersion})` };
+    }
+    function absoluteKey(path: string): string | { problem: string } {
+      const slug = safeDecode(path.replace(/^\/|\/$/g, ''));
+      if (source.version && source.version.mount !== 'docs' && isDocsKey(slug)) return within(slug);
+      return keyOfLink(path) ?? { problem: 'a page that exists in no locale' };
+    }
+    // A docs page the version lacks is said so by `within`, not as a file of no locale.
+    function versionKeys(): { has(key: string): boolean } {
+      return source.version && source.version.mount !== 'docs' ? { has: (key) => isDocsKey(key) || linkKeys.has(key) } : linkKeys;
+    }
+    function relativeLink(key: string | { problem: string }): string | { problem: string } {
+      return typeof key === 'string' ? within(key) : key;
+    }
     const image = (src: string, line: number) => {
       const found = images(source, src);
       if ('problem' in found) report(line, `image ${src}: ${found.problem}`);
@@ -465,7 +533,27 @@ export function loadSite(
   problems.push(...fragmentProblems(fragments, pages));
   if (memo) forgetGone(memo, new Set(sources), pages);
   if (problems.length) throw new ContentError([...new Set(problems)]);
-  return { locales, defaultLocale, pages, translations, paths: sitePaths(pages, defaultLocale) };
+  return { locales, defaultLocale, pages, translations, paths: sitePaths(pages, defaultLocale), versions };
+}
+
+/**
+ * A version's page's `slug:` where its docs are mounted: the root's own slug is the
+ * version's name (its folder is the docs root's, localized or not), and a whole path
+ * under `/docs` moves under the version's.
+ */
+function versionedSlug(version: DocsVersion, key: PageKey, slug: string | undefined): string | undefined {
+  if (slug === undefined || key === version.mount) return undefined;
+  const trimmed = slug.trim();
+  if (trimmed === '/docs' || trimmed.startsWith('/docs/')) return `/${version.mount}${trimmed.slice('/docs'.length)}`;
+  return slug;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Size, modification and change times and inode: an atomic save (a new file renamed over the old) changes the inode. */

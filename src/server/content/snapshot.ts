@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { type DocsVersion, versionsDirOf } from './versions.ts';
+import { existsSync, closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
 import { sitePaths } from './paths.ts';
@@ -25,7 +26,7 @@ export const BODIES_FILE = 'content.html';
  * Changed with the layout of either file: 2 has per-locale starts and each page's headings
  * after its HTML; 3 each page's last change; 4 its Markdown twin after its headings.
  */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /**
  * A page without its HTML and headings, and where they are in the bodies file: [byte
@@ -42,6 +43,7 @@ type Header = {
   locales: string[];
   defaultLocale: string;
   translations: [string, string[]][];
+  versions: DocsVersion[];
   messages: [string, CompiledMessages][];
   /** Where each locale's HTML starts in the bodies file: a page's offset counts from there. */
   starts: [string, number][];
@@ -53,13 +55,17 @@ type Header = {
  */
 export function contentFingerprint(localesDir: string, locales: readonly string[], defaultLocale: string): string {
   const hash = createHash('sha256').update(JSON.stringify([locales, defaultLocale]));
-  const files = readdirSync(localesDir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-  for (const file of files) {
-    const stat = statSync(file);
-    hash.update(`${relative(localesDir, file)}\0${stat.size}\0${stat.mtimeMs}\n`);
+  // The docs' versions beside the content folder are content too (versions.ts).
+  const versionsDir = versionsDirOf(localesDir);
+  for (const dir of existsSync(versionsDir) ? [localesDir, versionsDir] : [localesDir]) {
+    const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort();
+    for (const file of files) {
+      const stat = statSync(file);
+      hash.update(`${relative(localesDir, file)}\0${stat.size}\0${stat.mtimeMs}\n`);
+    }
   }
   return hash.digest('base64url');
 }
@@ -114,7 +120,7 @@ function partLines(site: Site, locale: string, emit: (chunk: Buffer) => void): s
 }
 
 /** What the snapshot's header says of the site besides its pages. */
-export type SnapshotSite = Pick<Site, 'locales' | 'defaultLocale' | 'translations'>;
+export type SnapshotSite = Pick<Site, 'locales' | 'defaultLocale' | 'translations' | 'versions'>;
 
 /**
  * Writes both files next to each other: `site`'s locales, paths and translations,
@@ -142,6 +148,7 @@ export function writeSnapshot(
     locales: [...site.locales],
     defaultLocale: site.defaultLocale,
     translations: [...site.translations].map(([slug, locales]) => [slug, [...locales]]),
+    versions: [...site.versions],
     messages: [...messages],
     starts,
   };
@@ -236,6 +243,7 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
       pages,
       translations: new Map(header.translations),
       paths: sitePaths(pages, header.defaultLocale),
+      versions: header.versions,
     },
     messages: new Map(header.messages),
   };

@@ -2,7 +2,7 @@ import { negotiateLocale } from '../../i18n/negotiate.ts';
 import type { LocaleIndex } from '../../i18n/locales.ts';
 import { parseLocation, urlSafe } from '../../routes/location.ts';
 import { matchRoute } from '../../routes/match.ts';
-import { parseSearchQuery } from '../../routes/search/query.ts';
+import { parseSearchQuery, searchScope, searchVersion } from '../../routes/search/query.ts';
 import type { PageData } from '../../routes/types.ts';
 import type { SitePaths } from '../content/paths.ts';
 import type { PageStore } from './page-store.ts';
@@ -10,11 +10,11 @@ import type { SiteSearch } from '../site/site-search.ts';
 
 /** The search page for a decided search: its results kept or searched for (the locale's index loads off the event loop). */
 export async function searchPageOf(
-  { locale, query }: Extract<PageDecision, { kind: 'search' }>,
+  { locale, query, version }: Extract<PageDecision, { kind: 'search' }>,
   store: Pick<PageStore, 'searchPage'>,
   search: Pick<SiteSearch, 'search'>,
 ): Promise<PageData> {
-  return store.searchPage(locale, query, await search.search(locale, query));
+  return store.searchPage(locale, query, await search.search(searchScope(locale, version ?? null), query), version ?? null);
 }
 
 /**
@@ -24,7 +24,8 @@ export async function searchPageOf(
 export type PageDecision =
   | { kind: 'page'; page: PageData }
   /** A search with a query: its page is made once the results are known (kept, or searched for). */
-  | { kind: 'search'; locale: string; query: string }
+  /** `version`: an older docs version's pages are searched (`&v=`); absent for the latest. */
+  | { kind: 'search'; locale: string; query: string; version?: string }
   | { kind: 'redirect'; status: 302 | 308; location: string; negotiated: boolean }
   | { kind: 'reject'; status: 400 | 414; reason: string };
 
@@ -74,7 +75,8 @@ export function createDecider(
           if (query.kind === 'reject') return query;
           // Without a query there is nothing to search: the page asks for one.
           if (!query.query) return { kind: 'page', page: store.searchPage(locale, '', { total: 0, hits: [] }) };
-          return { kind: 'search', locale: locale, query: query.query };
+          const version = searchVersion(search);
+          return { kind: 'search', locale: locale, query: query.query, ...(version && { version }) };
         }
         const found = paths.find(locale, slug);
         if (found) {

@@ -47,11 +47,11 @@ export function pageDataMiddleware({
       ctx.body = { stale: true, build };
       return;
     }
-    // Only `q` (the search page's query) is the page's business.
+    // Only `q` (the search page's query) and `v` (the docs version searched) are the page's business.
     // As `ctx.search`, which parseLocation takes: '' or '?…'.
     const query = ctx.querystring
       .split('&')
-      .filter((pair) => pair === 'q' || pair.startsWith('q='))
+      .filter((pair) => pair === 'q' || pair.startsWith('q=') || pair.startsWith('v='))
       .join('&');
     const search = query ? `?${query}` : '';
     const decision = decide({ path: target.pagePath, search, cookie: undefined, acceptLanguage: undefined });
@@ -65,7 +65,7 @@ export function pageDataMiddleware({
         return;
       case 'search': {
         ctx.set('Cache-Control', policy.page);
-        const key = `data:${searchPath(decision.locale, decision.query)}`;
+        const key = `data:${searchPath(decision.locale, decision.query, decision.version ?? null)}`;
         let body = searchCache?.get(key);
         if (!body) {
           body = new StoredBody(pageDataJson(await searchPageOf(decision, store, siteSearch)), searchCache?.arena);

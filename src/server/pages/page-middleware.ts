@@ -86,7 +86,7 @@ export function pageMiddleware(parts: PageMiddlewareParts): Middleware {
       }
       case 'search': {
         // A query asked before is answered from its kept page, before anything is searched.
-        const kept = parts.searchCache?.get(searchPath(decision.locale, decision.query));
+        const kept = parts.searchCache?.get(searchPath(decision.locale, decision.query, decision.version ?? null));
         if (kept) {
           setPageHeaders(ctx, decision.locale, decision.locale, 200, policy);
           return sendKept(ctx, kept, negotiateEncoding(ctx), null);
@@ -112,7 +112,7 @@ async function sendPage(
   const { screen } = page;
   const [pages, key] =
     screen.kind === 'search'
-      ? [searchCache, searchPath(page.locale, screen.query)]
+      ? [searchCache, searchPath(page.locale, screen.query, screen.version ?? null)]
       : [page.status === 200 ? cache : notFoundCache, page.path];
   const stored = pages?.get(key);
   // Only the page cache's are answered without Koa (cached-answers.ts); search and not-found pages always come here.

@@ -5,7 +5,8 @@ import { makeServerIntls } from '../site/server-intl.ts';
 import { SECTIONS } from '../../routes/layout.tsx';
 import type { SearchResults } from '../../routes/search/engine.ts';
 import { searchPageData } from '../../routes/search/page.ts';
-import type { EditLink, Head, LocaleLink, NavEntry, PageData, PageDate } from '../../routes/types.ts';
+import type { EditLink, Head, LocaleLink, NavEntry, PageData, PageDate, PageVersion } from '../../routes/types.ts';
+import { baseKey, keyIn, versionOf } from '../content/versions.ts';
 import type { Site, SourcePage } from '../content/site.ts';
 import type { PageKey } from '../content/paths.ts';
 import { BoundedCache } from '../http/bounded-cache.ts';
@@ -28,7 +29,7 @@ export type PageStore = {
   find(locale: string, key: PageKey): PageData | undefined;
   notFound(locale: string, path: string): PageData;
   /** The search page for a query and its results: `noindex` (no canonical), the switcher keeps the query. */
-  searchPage(locale: string, query: string, results: SearchResults): PageData;
+  searchPage(locale: string, query: string, results: SearchResults, version?: string | null): PageData;
   intl(locale: string): SiteIntl;
   /** A locale's messages with the default locale's fallbacks: what its IntlShape formats, and the browser's asset. */
   messages(locale: string): LocaleMessages;
@@ -45,6 +46,8 @@ export type PageStore = {
     path: string;
     translated: readonly string[];
     lastUpdated: string | undefined;
+    /** A page of docs other than the latest release's: not in the sitemap nor in hreflang clusters. */
+    archived: boolean;
     unlisted?: true;
   }>;
 };
@@ -92,7 +95,7 @@ export function buildPageStore({
   const makers = new Map(
     site.locales.map((locale) => {
       const intl = intls.get(locale)!;
-      const screenFor = screenMaker(intl, site.pages.get(locale)!);
+      const screenFor = screenMaker(intl, site.pages.get(locale)!, site.versions);
       const nameOf = (code: string) => languageName(intl, code);
       const dateOf = (iso: string | undefined): PageDate | undefined =>
         iso === undefined ? undefined : { iso, text: intl.formatDate(new Date(iso), { dateStyle: 'long', timeZone: 'UTC' }) };
@@ -118,9 +121,37 @@ export function buildPageStore({
                 },
           outdated: outdatedNotice(page),
           updated: dateOf(page.lastUpdated) ?? null,
-          edit: editUrl === null || page.generated ? null : editLink(editUrl, page, locale),
+          // A frozen version's text is not edited: its release is out.
+          edit: editUrl === null || page.generated || versionOf(site.versions, page.key)?.dir ? null : editLink(editUrl, page, locale),
           ...(page.draft && { draft: true as const }),
+          ...versionPart(page.key),
           screen,
+        };
+      };
+      const served = site.pages.get(locale)!;
+      /** The version switcher and banner of a versioned docs page (docs/versions.md). */
+      const versionPart = (key: PageKey): { version?: PageVersion } => {
+        const version = versionOf(site.versions, key);
+        if (!version) return {};
+        const base = baseKey(version, key);
+        const pathIn = (mount: PageKey) => {
+          const there = mount + base.slice('docs'.length);
+          return paths.pathOf(locale, served.has(there) ? there : mount);
+        };
+        const latest = site.versions.find((other) => other.latest)!;
+        return {
+          version: {
+            name: version.name,
+            label: version.label,
+            choices: site.versions.map((other) => ({ name: other.name, label: other.label, path: pathIn(keyIn(other, 'docs')) })),
+            banner: version.latest
+              ? null
+              : {
+                  kind: version.next ? 'next' : version.unmaintained ? 'unmaintained' : 'old',
+                  latest: latest.label,
+                  latestPath: pathIn(latest.mount),
+                },
+          },
         };
       };
       const defaultPages = site.pages.get(site.defaultLocale)!;
@@ -191,9 +222,9 @@ export function buildPageStore({
         screen: { kind: 'not-found', path },
       };
     },
-    searchPage(locale, query, results) {
+    searchPage(locale, query, results, version = null) {
       const chrome = { nav: navs.get(locale)!, links: share.plain(locale).links };
-      return searchPageData({ build, intl: intls.get(locale)!, chrome, locales: switcherFor(''), query, results });
+      return searchPageData({ build, intl: intls.get(locale)!, chrome, locales: switcherFor(''), query, results, version });
     },
     intl: (locale) => intls.get(locale)!,
     messages: (locale) => bundles.get(locale)!,
@@ -206,6 +237,7 @@ export function buildPageStore({
             path: paths.pathOf(locale, key),
             translated: site.translations.get(key) ?? [],
             lastUpdated: page.lastUpdated,
+            archived: versionOf(site.versions, key)?.latest === false,
             ...(page.unlisted && { unlisted: true as const }),
           };
       }
@@ -256,7 +288,9 @@ function sha256(text: string): string {
  */
 function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: string, share: ShareTagMaker): Head {
   const { paths } = site;
-  const translated = site.translations.get(page.key) ?? [];
+  const version = versionOf(site.versions, page.key);
+  // Only the latest release's pages form hreflang clusters: an older version's page is its own canonical, alone.
+  const translated = version?.latest === false ? [] : (site.translations.get(page.key) ?? []);
   const alternates = translated.map((locale) => ({ hreflang: locale, href: publicUrl + paths.pathOf(locale, page.key) }));
   if (translated.includes(site.defaultLocale)) {
     alternates.push({ hreflang: 'x-default', href: publicUrl + paths.pathOf(site.defaultLocale, page.key) });
@@ -272,7 +306,8 @@ function makeHead(page: SourcePage, intl: SiteIntl, site: Site, publicUrl: strin
   // The page as Markdown, for tools and language models (site/llms.ts).
   const twin = { rel: 'alternate', type: 'text/markdown', href: twinPath(paths.pathOf(intl.locale, page.key), intl.locale) };
   // Unlisted: reachable by its link, kept out of search engines as out of every list (a sitemap leaves a page out, it does not keep it out).
-  const meta = page.unlisted ? [{ name: 'robots', content: 'noindex' }, ...shared.meta] : shared.meta;
+  // An older docs version's page set `noindex` (versions.json) likewise.
+  const meta = page.unlisted || version?.noindex ? [{ name: 'robots', content: 'noindex' }, ...shared.meta] : shared.meta;
   return { ...head, ...shared, meta, links: [...shared.links, twin] };
 }
 

@@ -6,6 +6,7 @@ import { pagePath } from '../../routes/location.ts';
 import type { Heading, Link, ListingGroup, NavNode, PostSummary, ScreenData } from '../../routes/types.ts';
 import type { SourcePage } from '../content/site.ts';
 import type { SiteIntl } from '../../i18n/intl.ts';
+import { type SiteVersions, versionOf } from '../content/versions.ts';
 
 /** Reading speed in characters per minute: about 200 words a minute in alphabetic scripts, ~500 characters in Japanese. */
 const CHARS_PER_MINUTE: Record<string, number> = { ja: 500, zh: 500 };
@@ -21,7 +22,7 @@ export type ScreenMaker = (page: SourcePage) => ScreenData | null;
  * What every screen of one locale shares (the post list, the docs tree and its
  * reading order) is built here once; the returned function makes one page's screen.
  */
-export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePage>): ScreenMaker {
+export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePage>, versions: SiteVersions = []): ScreenMaker {
   const { locale } = intl;
   const dates = (date: Date) => intl.formatDate(date, { dateStyle: 'long', timeZone: 'UTC' });
   const linkTo = (page: SourcePage): Link => ({
@@ -33,7 +34,18 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     .filter((page) => matchRoute(page.key) === 'blog-post' && !page.unlisted)
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
-  const docs = docsNavigation(pages, linkTo, locale);
+  // Each version's docs are a tree of their own (sidebar, previous/next), made on its first page.
+  const trees = new Map<string, ReturnType<typeof docsNavigation>>();
+  const docsOf = (key: string) => {
+    const root = versionOf(versions, key)?.mount ?? 'docs';
+    let tree = trees.get(root);
+    if (!tree) {
+      const others = versions.map((version) => version.mount).filter((mount) => mount !== root && mount.startsWith(`${root}/`));
+      tree = docsNavigation(pages, linkTo, locale, root, others);
+      trees.set(root, tree);
+    }
+    return tree;
+  };
 
   return (page) => {
     const { title } = page;
@@ -42,7 +54,7 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
       case 'home':
         return { kind: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
       case 'docs':
-        return { kind: 'docs', title, html, toc: tableOfContents(page.headings()), ...docs.around(page.key) };
+        return { kind: 'docs', title, html, toc: tableOfContents(page.headings()), ...docsOf(page.key).around(page.key) };
       case 'blog-index':
         return { kind: 'blog-index', title, html, posts };
       case 'blog-post':
@@ -97,9 +109,19 @@ type Around = {
  * `total`), and the section's own page lists all its pages. Pages that open the
  * same sections and show whole lists share one sidebar.
  */
-export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (page: SourcePage) => Link, locale = 'en') {
+export function docsNavigation(
+  pages: ReadonlyMap<string, SourcePage>,
+  linkTo: (page: SourcePage) => Link,
+  locale = 'en',
+  rootKey = 'docs',
+  /** The mounts of the versions inside this tree's folder (`docs/0.1` in `docs`): not part of it. */
+  others: readonly string[] = [],
+) {
+  const inside = (key: string) => key === rootKey || key.startsWith(`${rootKey}/`);
   // An unlisted page has no place in the tree: its sidebar is its folder's, and it has no previous or next.
-  const docs = [...pages.values()].filter((page) => (page.key === 'docs' || page.key.startsWith('docs/')) && !page.unlisted);
+  const docs = [...pages.values()].filter(
+    (page) => inside(page.key) && !page.unlisted && !others.some((mount) => page.key === mount || page.key.startsWith(`${mount}/`)),
+  );
   const nodes = new Map<string, TreeNode>(
     docs.map((page) => [
       page.key,
@@ -108,12 +130,12 @@ export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (
   );
   const byOrder = (a: SourcePage, b: SourcePage) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.title.localeCompare(b.title);
   const top: TreeNode[] = [];
-  for (const page of docs.filter((page) => page.key !== 'docs').sort(byOrder)) {
+  for (const page of docs.filter((page) => page.key !== rootKey).sort(byOrder)) {
     const parent = nodes.get(parentSlug(page.key));
     // A page whose folder has no page of its own hangs on the top level.
-    (parent && parent.slug !== 'docs' ? parent.children : top).push(nodes.get(page.key)!);
+    (parent && parent.slug !== rootKey ? parent.children : top).push(nodes.get(page.key)!);
   }
-  const root = nodes.get('docs');
+  const root = nodes.get(rootKey);
   const roots = root ? [root, ...top] : top;
   // The top level's own section is the docs index: a long top level is shown under it, as a section is.
   if (root && top.length > SIDEBAR_WINDOW) root.children = top;
@@ -134,8 +156,8 @@ export function docsNavigation(pages: ReadonlyMap<string, SourcePage>, linkTo: (
   /** The nodes whose children are shown: the page itself and each folder above it. */
   const opened = (slug: string): Set<string> => {
     const open = new Set<string>();
-    for (let at = slug; at.includes('/'); at = parentSlug(at)) open.add(at);
-    if (root?.children === top) open.add('docs');
+    for (let at = slug; at !== rootKey && at.includes('/'); at = parentSlug(at)) open.add(at);
+    if (root?.children === top) open.add(rootKey);
     return open;
   };
   /** The list as the sidebar shows it, windowed around `focus` (the page, or the section on its way) where it is long. */

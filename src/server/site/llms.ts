@@ -4,6 +4,7 @@ import { languageName, type SiteIntl } from '../../i18n/intl.ts';
 import { twinPath } from '../../routes/twin.ts';
 import { markdownTwin } from '../content/markdown-twin.ts';
 import type { Site, SourcePage } from '../content/site.ts';
+import { type DocsVersion, versionOf } from '../content/versions.ts';
 
 // Markdown for tools and language models, per locale (the llms.txt proposal,
 // https://llmstxt.org): `/<locale>/llms.txt` lists the locale's pages by section with
@@ -12,6 +13,9 @@ import type { Site, SourcePage } from '../content/site.ts';
 // plus `.md` (`/de/docs/anleitungen/installation.md`; a locale's home at
 // `/<locale>/index.md`). Neither is in the sitemap (it lists pages for search engines);
 // each page's head names its twin (`<link rel="alternate" type="text/markdown">`).
+// With docs versions, a locale's llms.txt and llms-full.txt hold the latest release's docs
+// and link each other version's own llms.txt (`/<locale>/docs/<name>/llms.txt`), which
+// lists that version's docs; every version's pages have their twins.
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 export const LLMS_TYPE = 'text/plain; charset=utf-8';
@@ -50,11 +54,12 @@ export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
     for (const [key, page] of pages) twins.set(twinPath(pathOf(locale, key), locale), { locale, page });
   const twinText = (locale: string, page: SourcePage) => twinOf(page, locale, site, publicUrl);
   const indexes = new Map<string, string>();
-  const indexOf = (locale: string) => {
-    let text = indexes.get(locale);
+  const indexOf = (locale: string, version?: DocsVersion) => {
+    const id = version ? `${locale}@${version.name}` : locale;
+    let text = indexes.get(id);
     if (text === undefined) {
-      text = llmsIndex(locale, site, intls.get(locale)!, publicUrl);
-      indexes.set(locale, text);
+      text = llmsIndex(locale, site, intls.get(locale)!, publicUrl, version);
+      indexes.set(id, text);
     }
     return text;
   };
@@ -65,6 +70,9 @@ export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
       type: LLMS_TYPE,
       body: () => Readable.from(llmsFull(locale, site, indexOf(locale), (page) => twinText(locale, page))),
     });
+    for (const version of olderVersions(site)) {
+      files.set(versionLlmsPath(site, locale, version), { type: LLMS_TYPE, body: () => indexOf(locale, version) });
+    }
   }
   files.set('/llms.txt', files.get(`/${site.defaultLocale}/llms.txt`)!);
   return {
@@ -98,10 +106,15 @@ const SECTIONS = [
  * page: `- [Title](twin URL): description`, and for a page the locale shows in another
  * language (a fallback), that language's name.
  */
-function llmsIndex(locale: string, site: Site, intl: SiteIntl, publicUrl: string): string {
+function llmsIndex(locale: string, site: Site, intl: SiteIntl, publicUrl: string, version?: DocsVersion): string {
   const t = (id: string) => intl.formatMessage({ id });
-  const lines = [`# ${t('site.name')}`, '', `> ${t('site.tagline')}`];
-  const left = [...site.pages.get(locale)!.values()].filter((page) => !page.unlisted);
+  const lines = [`# ${t('site.name')}${version ? ` ${version.label}` : ''}`, '', `> ${t('site.tagline')}`];
+  // A version's own llms.txt: its docs only. The locale's: every page but older versions' docs.
+  const left = [...site.pages.get(locale)!.values()].filter((page) => {
+    if (page.unlisted) return false;
+    const of = versionOf(site.versions, page.key);
+    return version ? of === version : of?.latest !== false;
+  });
   for (const section of SECTIONS) {
     const pages = left.filter((page) => section.has(page.key));
     if (!pages.length) continue;
@@ -113,7 +126,22 @@ function llmsIndex(locale: string, site: Site, intl: SiteIntl, publicUrl: string
       lines.push(`- [${oneLine(page.title)}](${url})${language}: ${oneLine(page.description)}`);
     }
   }
+  const others = version ? [] : olderVersions(site);
+  if (others.length) {
+    lines.push('', `## ${t('llms.versions')}`, '');
+    for (const other of others) lines.push(`- [${oneLine(other.label)}](${publicUrl}${versionLlmsPath(site, locale, other)})`);
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** Every docs version but the latest release, newest first. */
+function olderVersions(site: Site): DocsVersion[] {
+  return site.versions.filter((version) => !version.latest);
+}
+
+/** A version's own llms.txt, under its docs' path in the locale (`/de/docs/0.1/llms.txt`). */
+export function versionLlmsPath(site: Site, locale: string, version: DocsVersion): string {
+  return `${site.paths.pathOf(locale, version.mount)}/llms.txt`;
 }
 
 /**
@@ -139,7 +167,7 @@ function* llmsFull(locale: string, site: Site, index: string, twin: (page: Sourc
   let bytes = Buffer.byteLength(index);
   yield index;
   for (const page of site.pages.get(locale)!.values()) {
-    if (page.unlisted) continue;
+    if (page.unlisted || versionOf(site.versions, page.key)?.latest === false) continue;
     const text = `\n${twin(page)}`;
     bytes += Buffer.byteLength(text);
     if (bytes > LLMS_FULL_MAX_BYTES) {

@@ -19,7 +19,8 @@ import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import type { Site } from '../content/site.ts';
 import type { Manifest } from './manifest.ts';
 import { hashedAssetUrl } from './hashed-asset.ts';
-import { compactIndexPath, type IndexFile, makeIndexFiles } from './search-indexes.ts';
+import { compactIndexPath, type IndexFile, makeIndexFiles, makeScopeIndex, searchScopes } from './search-indexes.ts';
+import { scopeLocale } from '../../routes/search/query.ts';
 
 /** Search answers kept, by locale and terms (the visitors choose the keys: bounded in bytes; memory-bounds.ts). */
 const RESULTS_CACHE_BYTES = MEMORY_BOUNDS.searchAnswersBytes;
@@ -29,8 +30,12 @@ export type SiteSearch = {
   indexes: SearchIndexes;
   /** An index file served from memory at its hashed URL; undefined for any other path. */
   asset(path: string): StoredBody | undefined;
-  /** The results for a query: kept ones at once, others once the locale's index is loaded. */
-  search(locale: string, query: string): Promise<SearchResults>;
+  /**
+   * The results for a query in a scope (a locale, or `en@0.1` for an older docs version's
+   * pages: search/query.ts#searchScope): kept ones at once, others once the scope's index
+   * is loaded. A scope no index has (a version that is not there) searches its locale.
+   */
+  search(scope: string, query: string): Promise<SearchResults>;
   /** Bytes held: the loaded indexes and the kept answers. */
   bytes(): number;
 };
@@ -59,10 +64,11 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
   // From a build: the index files it wrote, read when they are first needed. A large
   // site's indexes are megabytes each, so start-up only looks at their sizes, and a
   // locale nobody searches never costs memory.
+  const scopes = site.locales.flatMap((locale) => searchScopes(site, locale));
   const fromBuild =
-    built && site.locales.every((locale) => manifest.search[locale] && existsSync(compactIndexPath(distDir, manifest.search[locale]!)));
+    built && scopes.every((scope) => manifest.search[scope] && existsSync(compactIndexPath(distDir, manifest.search[scope]!)));
   const files: IndexSource[] = fromBuild
-    ? site.locales.map((locale) => {
+    ? scopes.map((locale) => {
         const url = manifest.search[locale]!;
         const file = join(distDir, 'client', url);
         return {
@@ -74,7 +80,7 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
         };
       })
     : memo
-      ? site.locales.map((locale) => remembered(site, locale, memo))
+      ? scopes.map((scope) => remembered(site, scope, memo))
       : makeIndexFiles(site).map(madeNow);
 
   const loaded = new Map<string, Promise<SearchIndex>>();
@@ -113,9 +119,10 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
       const body = assets.get(path);
       return typeof body === 'function' ? body() : body;
     },
-    async search(locale, query) {
+    async search(asked, query) {
+      const locale = source.has(asked) ? asked : scopeLocale(asked);
       // The terms the engine would walk name the answer: `Caché` and `cache` are one search.
-      const terms = queryTerms(query, locale);
+      const terms = queryTerms(query, scopeLocale(locale));
       if (terms.length === 0) return { total: 0, hits: [] };
       const key = `${locale}
 ${terms.join(' ')}`;
@@ -150,14 +157,14 @@ function compactOf(json: () => string): () => Promise<Uint8Array> {
 
 /** A locale's index as `memo` holds it: the same when its pages are, else made on first use (see Options.memo). */
 function remembered(site: Site, locale: string, memo: SearchMemo): IndexSource {
-  const pages = [...site.pages.get(locale)!.values()];
+  const pages = [...site.pages.get(scopeLocale(locale))!.values()];
   const kept = memo.get(locale);
   if (kept && kept.pages.length === pages.length && kept.pages.every((page, i) => page === pages[i])) return kept.file;
   let file: IndexSource;
-  if (!kept) file = madeNow(makeIndexFiles(site, [locale])[0]!);
+  if (!kept) file = madeNow(makeScopeIndex(site, locale));
   else {
     let json: string | undefined;
-    const made = () => (json ??= makeIndexFiles(site, [locale])[0]!.json);
+    const made = () => (json ??= makeScopeIndex(site, locale).json);
     // A name of its own for this version of the content (the real hash needs the index made).
     const url = hashedAssetUrl(`search-${locale}`, `${kept.file.url} ${performance.now()}`);
     file = { locale, url, gzipBytes: kept.file.gzipBytes, json: made, compact: compactOf(made) };

@@ -10,8 +10,9 @@ import type { PageStore } from '../pages/page-store.ts';
  */
 export function buildSitemap(store: PageStore, paths: SitePaths, publicUrl: string): string {
   const urls: string[] = [];
-  for (const { locale, key, path, translated, lastUpdated, unlisted } of store.entries()) {
-    if (!translated.includes(locale) || unlisted) continue;
+  for (const { locale, key, path, translated, lastUpdated, unlisted, archived } of store.entries()) {
+    // Only the latest release's docs: an older version's page is reachable, but not offered to crawlers.
+    if (!translated.includes(locale) || unlisted || archived) continue;
     // The same alternates as the page's head: each real translation, and x-default when the default locale has it.
     const hreflangs = translated.includes(paths.defaultLocale) ? [...translated, 'x-default'] : translated;
     const alternates = hreflangs

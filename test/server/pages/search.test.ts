@@ -264,7 +264,16 @@ describe('the index the browser downloads', () => {
     const small = await startServer({ SEARCH_INDEX_MAX_KB: '1' });
     try {
       const { search } = payloadOf((await get(small.url, '/en')).body);
-      assert.deepEqual(search, { en: null, ar: null, de: null, fr: null, ja: null });
+      // Each locale's, and each older docs version's in it (the default site ships 0.1).
+      assert.deepEqual(
+        search,
+        Object.fromEntries(
+          ['en', 'ar', 'de', 'fr', 'ja'].flatMap((locale) => [
+            [locale, null],
+            [`${locale}@0.1`, null],
+          ]),
+        ),
+      );
     } finally {
       await small.stop();
     }
