@@ -38,8 +38,8 @@ type Container = { kind: 'callout' | 'tabs' | 'code-group'; marker: number };
 
 /**
  * A page's Markdown for tools and language models, without front matter (llms.ts adds
- * it, with what only the site knows: the canonical URL). Each link and image target is
- * what the page renders it as (`rewritten`: as written -> as rendered; a link to another
+ * it, with what only the site knows: the canonical URL and the origin of its links). Each
+ * link and image target is what the page renders it as (`rewritten`: as written -> as rendered; a link to another
  * page goes to that page in the serving locale, an image to its asset); what is not in
  * `rewritten` (an external link) stays as written. The site's own syntax becomes plain
  * Markdown that reads the same anywhere:
@@ -51,15 +51,26 @@ type Container = { kind: 'callout' | 'tabs' | 'code-group'; marker: number };
  *   them, and their notes are a numbered list at the end under the page's "Footnotes".
  * Everything in a fenced code block stays as written.
  */
-export function markdownTwinBody(body: string, rewritten: ReadonlyMap<string, string>, labels: TwinLabels): string {
+/**
+ * Where the site's origin goes in a twin: a link or image the page renders as a path on
+ * this site (`/de/docs/x`) is written after this mark, and llms.ts puts the public URL in
+ * its place when it serves the twin (the build does not know the origin it will be served
+ * from). A private-use character, taken out of the author's text first.
+ */
+export const SITE_ORIGIN_MARK = '\u{E000}';
+
+export function markdownTwinBody(written: string, rewritten: ReadonlyMap<string, string>, labels: TwinLabels): string {
+  const body = written.replaceAll(SITE_ORIGIN_MARK, '\u{FFFD}');
   const target = (prefix: string, written: string) => {
     const bare = written.startsWith('<') ? written.slice(1, -1) : written;
     // An image for one theme (`x.png#gh-dark-mode-only`) is its file's asset, fragment kept.
     const fragment = /#gh-(dark|light)-mode-only$/.exec(bare)?.[0] ?? '';
     const file = bare.slice(0, bare.length - fragment.length);
     const asset = rewritten.get(file) ?? rewritten.get(safeDecode(file));
-    const rendered = asset === undefined ? undefined : asset + fragment;
-    if (rendered === undefined) return prefix + written;
+    const local = asset === undefined ? undefined : asset + fragment;
+    if (local === undefined) return prefix + written;
+    // Made absolute where served: a twin is read away from the site (pasted, fetched by a tool).
+    const rendered = local.startsWith('/') && !local.startsWith('//') ? SITE_ORIGIN_MARK + local : local;
     return prefix + (/[\s<>()]/.test(rendered) ? `<${rendered}>` : rendered);
   };
   const notes = footnoteNumbers(body);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { languageName, type SiteIntl } from '../../i18n/intl.ts';
 import { twinPath } from '../../routes/twin.ts';
-import { markdownTwin } from '../content/markdown-twin.ts';
+import { markdownTwin, SITE_ORIGIN_MARK } from '../content/markdown-twin.ts';
 import type { Site, SourcePage } from '../content/site.ts';
 import { type DocsVersion, versionOf } from '../content/versions.ts';
 
@@ -158,7 +158,7 @@ function twinOf(page: SourcePage, locale: string, site: Site, publicUrl: string)
       canonical: publicUrl + site.paths.pathOf(page.contentLocale === locale ? locale : page.contentLocale, page.key),
       lastUpdated: page.lastUpdated,
     },
-    page.markdown(),
+    page.markdown().replaceAll(SITE_ORIGIN_MARK, publicUrl),
   );
 }
 

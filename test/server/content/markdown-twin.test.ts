@@ -1,18 +1,20 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { markdownTwin, markdownTwinBody } from '../../../src/server/content/markdown-twin.ts';
+import { markdownTwin, markdownTwinBody, SITE_ORIGIN_MARK } from '../../../src/server/content/markdown-twin.ts';
 import type { CalloutKind } from '../../../src/server/content/markdown.ts';
 
 // The site's own Markdown syntax, flattened into plain Markdown for a twin.
 
 const LABELS = { callout: (kind: CalloutKind) => kind[0]!.toUpperCase() + kind.slice(1), footnotes: 'Footnotes' };
-const flat = (body: string, rewritten: Record<string, string> = {}) => markdownTwinBody(body, new Map(Object.entries(rewritten)), LABELS);
+// The origin goes where llms.ts would put the public URL.
+const flat = (body: string, rewritten: Record<string, string> = {}) =>
+  markdownTwinBody(body, new Map(Object.entries(rewritten)), LABELS).replaceAll(SITE_ORIGIN_MARK, 'https://site.test');
 
 describe('a twin flattens', () => {
   test("a callout into a quote under its bold title, the kind's word when it has none, and the kind before a title", () => {
     assert.equal(
       flat(':::tip\nUse [the docs](/docs).\n:::\n\nAfter.\n', { '/docs': '/de/docs' }),
-      '> **Tip**\n>\n> Use [the docs](/de/docs).\n\nAfter.\n',
+      '> **Tip**\n>\n> Use [the docs](https://site.test/de/docs).\n\nAfter.\n',
     );
     assert.equal(flat(':::warning Mind the gap\nText.\n:::\nAfter.\n'), '> **Warning: Mind the gap**\n>\n> Text.\n\nAfter.\n');
   });
@@ -44,7 +46,7 @@ describe('a twin flattens', () => {
       'One[^b] and two[^a], `[^a]` in code, [^b] again.\n\n[^a]: About a, see [x](/docs).\n    More of a.\n[^b]: About b.\n\nEnd.\n';
     assert.equal(
       flat(body, { '/docs': '/de/docs' }),
-      'One[1] and two[2], `[^a]` in code, [1] again.\n\nEnd.\n\n## Footnotes\n\n1. About b.\n2. About a, see [x](/de/docs).\n   More of a.\n',
+      'One[1] and two[2], `[^a]` in code, [1] again.\n\nEnd.\n\n## Footnotes\n\n1. About b.\n2. About a, see [x](https://site.test/de/docs).\n   More of a.\n',
     );
   });
 
@@ -57,7 +59,7 @@ describe('a twin flattens', () => {
 test("an image for one theme is its file's asset, with GitHub's fragment kept", () => {
   assert.equal(
     flat('![Dark](./x.png#gh-dark-mode-only)\n', { './x.png': '/assets/x-1.png' }),
-    '![Dark](/assets/x-1.png#gh-dark-mode-only)\n',
+    '![Dark](https://site.test/assets/x-1.png#gh-dark-mode-only)\n',
   );
 });
 
@@ -70,4 +72,15 @@ describe("a twin's front matter", () => {
     );
     assert.doesNotMatch(markdownTwin(front, 'Body.\n'), /lastUpdated/);
   });
+});
+
+test("links to the site's own pages are absolute, external ones as written, and the author's text cannot forge the origin", () => {
+  assert.equal(
+    flat('[a](/docs) [b](https://example.org/x) [c](//cdn.example.org/y) \u{E000}/x\n', {
+      '/docs': '/de/docs',
+      'https://example.org/x': 'https://example.org/x',
+      '//cdn.example.org/y': '//cdn.example.org/y',
+    }),
+    '[a](https://site.test/de/docs) [b](https://example.org/x) [c](//cdn.example.org/y) \u{FFFD}/x\n',
+  );
 });

@@ -58,7 +58,7 @@ describe('Accept: text/markdown on a page URL', () => {
 
   test('a home page, a fallback page and a non-ASCII localized path answer their twins', async () => {
     assert.match((await get(app.url, '/de', MARKDOWN)).body, /^---\ntitle: Home\n/);
-    assert.match((await get(app.url, '/de/docs', MARKDOWN)).body, /See \[about\]\(\/de\/%C3%BCber-uns\)/);
+    assert.match((await get(app.url, '/de/docs', MARKDOWN)).body, /See \[about\]\(https:\/\/example\.test\/de\/%C3%BCber-uns\)/);
     const localized = await get(app.url, `/de/${encodeURIComponent('über-uns')}`, MARKDOWN);
     assert.match(localized.body, /^---\ntitle: Über uns\n/);
   });

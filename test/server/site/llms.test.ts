@@ -68,7 +68,7 @@ describe('llms.txt', () => {
 });
 
 describe('Markdown twins', () => {
-  test("a page's twin: front matter with title, description, language, canonical URL and last updated, links to the locale's pages", async () => {
+  test("a page's twin: front matter with title, description, language, canonical URL and last updated, links absolute to the locale's pages", async () => {
     const twin = await get(app.url, '/ar/docs/install.md');
     assert.equal(twin.status, 200);
     assert.equal(twin.headers['content-type'], 'text/markdown; charset=utf-8');
@@ -76,7 +76,7 @@ describe('Markdown twins', () => {
     assert.equal(
       twin.body,
       '---\ntitle: Install [it]\ndescription: How to install.\nlanguage: en\ncanonical: https://example.test/en/docs/install\nlastUpdated: 2026-01-02\n---\n\n' +
-        'Read [the docs](/ar/docs) and [about us](/ar/man-nahnu#team), or [elsewhere](https://example.org/x).\n\n```md\n[not a link](/docs)\n```\n',
+        'Read [the docs](https://example.test/ar/docs) and [about us](https://example.test/ar/man-nahnu#team), or [elsewhere](https://example.org/x).\n\n```md\n[not a link](/docs)\n```\n',
     );
   });
 
