@@ -46,6 +46,19 @@ export type MessageFailure = { locale: string; id: string; error: Error; cause: 
 
 type Report = (failure: MessageFailure) => void;
 
+/**
+ * IntlMessageFormat resolves its locale in every constructor with Intl.NumberFormat's
+ * supportedLocalesOf, and a browser's first touch of Intl.NumberFormat loads its locale
+ * data: the longest part of preparing a page's messages, even when none of them formats
+ * a number. For one locale the answer is that locale's Intl.Locale either way
+ * (supportedLocalesOf returns it canonicalised, or nothing, and then the library makes
+ * the same Intl.Locale), so it is made directly; NumberFormat is then first touched by a
+ * message that formats a number.
+ */
+const resolveLocale = IntlMessageFormat.resolveLocale;
+IntlMessageFormat.resolveLocale = (locales) =>
+  typeof locales === 'string' && typeof Intl.Locale === 'function' ? new Intl.Locale(locales) : resolveLocale(locales);
+
 /** Distinct failures an IntlShape reports at most: past this many, it is one failure repeating. */
 const MAX_REPORTED = 200;
 
