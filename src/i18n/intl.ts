@@ -80,10 +80,12 @@ export function makeMessageIntl(bundle: LocaleMessages, cache: IntlCache, report
  * placeholder, a value is missing) shows the default locale's message, and failing that
  * its key; `onError` hears of it, and the page goes on rendering.
  *
- * Each message's IntlMessageFormat is made here, once: @formatjs/intl's own
+ * Each message's IntlMessageFormat is made on its first use, once: @formatjs/intl's own
  * `getMessageFormat` memo finds it by a key serialised from the message's AST at every
  * call, which cost 5 % of an uncached render. Ours finds it by the AST itself (the
- * same array the catalog holds). Per-call message options are not supported.
+ * same array the catalog holds). Made on first use, not all up front: the browser
+ * prepares only the messages the page shows before it hydrates. Per-call message
+ * options are not supported.
  */
 function messageFormatting(
   bundle: LocaleMessages,
@@ -92,18 +94,12 @@ function messageFormatting(
 ): Pick<MessageIntl, 'formatMessage' | '$t' | 'formatters'> {
   const { locale, messages, defaultLocale } = bundle;
   const defaults = locale === defaultLocale ? messages : bundle.defaults;
-  const builtFor = (catalog: CompiledMessages, inLocale: string) =>
-    new Map(
-      Object.values(catalog)
-        .filter((message) => !isPlainText(message))
-        .map((message) => [message, new IntlMessageFormat(message, inLocale, undefined, { formatters: library })]),
-    );
-  const own = builtFor(messages, locale);
-  const fallback = defaults === messages ? own : builtFor(defaults, defaultLocale);
+  const own = lazyFormatters(messages, locale, library);
+  const fallback = defaults === messages ? own : lazyFormatters(defaults, defaultLocale, library);
   const formatters: Formatters = {
     ...library,
     getMessageFormat: (message, locales, formats, options) =>
-      (locales === locale ? own : fallback).get(message as MessageFormatElement[]) ??
+      (locales === locale ? own : fallback)(message as MessageFormatElement[]) ??
       library.getMessageFormat(message, locales, formats, options),
   };
   // The library falls back to a descriptor's `defaultMessage`: each key's is the default locale's, made once.
@@ -111,6 +107,23 @@ function messageFormatting(
   const format = ((descriptor: MessageDescriptor, values?: Record<string, string | number>) =>
     formatMessage(config, formatters, descriptors.get(String(descriptor.id)) ?? descriptor, values)) as SiteIntl['formatMessage'];
   return { formatters, formatMessage: format, $t: format };
+}
+
+/**
+ * The IntlMessageFormat of each of a catalog's messages, made on first use and kept (at
+ * most one per message of the catalog); undefined for a message that is not the catalog's.
+ */
+function lazyFormatters(catalog: CompiledMessages, locale: string, library: Formatters) {
+  const catalogued = new Set(Object.values(catalog));
+  const made = new Map<MessageFormatElement[], IntlMessageFormat>();
+  return (message: MessageFormatElement[]): IntlMessageFormat | undefined => {
+    let formatter = made.get(message);
+    if (!formatter && catalogued.has(message)) {
+      formatter = new IntlMessageFormat(message, locale, undefined, { formatters: library });
+      made.set(message, formatter);
+    }
+    return formatter;
+  };
 }
 
 /** @formatjs/intl's onError, reporting each key (or error code) once. */
