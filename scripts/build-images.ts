@@ -10,9 +10,10 @@
 // kept in a cache folder between builds.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { ROOT_DIR } from '../src/server/config.ts';
 import { imageAssetName, isImageFile, readImageSize, variantName, variantWidths } from '../src/server/content/images.ts';
+import { versionsDirOf } from '../src/server/content/versions.ts';
 import type { Manifest } from '../src/server/site/manifest.ts';
 
 export { readImageSize } from '../src/server/content/images.ts';
@@ -50,9 +51,22 @@ export async function buildImages(
     if (defaultImage && locale !== defaultLocale && !existsSync(join(localesDir, locale, 'share.png'))) {
       warn(`locales/${locale}/share.png is missing: its pages share ${defaultLocale}'s image (npm run share-images makes one per locale)`);
     }
-    for (const source of listImages(localesDir, locale)) {
-      const bytes = readFileSync(join(localesDir, source));
-      const size = readImageSize(bytes, `locales/${source}`);
+    // A frozen version's images beside its docs are named under the content folder (versions/0.1/de/...), as page-images.ts names them.
+    const contentDir = dirname(resolve(localesDir));
+    const versionFolders = existsSync(versionsDirOf(localesDir))
+      ? readdirSync(versionsDirOf(localesDir), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+          .map((entry) => relative(contentDir, join(entry.parentPath, entry.name)).split(sep).join('/'))
+      : [];
+    const found = [
+      ...listImages(localesDir, locale).map((source) => ({ source, file: join(localesDir, source), label: `locales/${source}` })),
+      ...versionFolders.flatMap((folder) =>
+        listImages(contentDir, `${folder}/${locale}`).map((source) => ({ source, file: join(contentDir, source), label: source })),
+      ),
+    ];
+    for (const { source, file, label } of found) {
+      const bytes = readFileSync(file);
+      const size = readImageSize(bytes, label);
       const name = imageAssetName(source, bytes);
       writeFileSync(join(assetsDir, name), bytes);
       const shareable = source === `${locale}/share.png` || source.startsWith(`${locale}/images/`);
@@ -60,7 +74,7 @@ export async function buildImages(
       // A locale's share.png is for previews on other sites only: no page shows it.
       const shown = source !== `${locale}/share.png`;
       for (const width of shown ? variantWidths(name, size.width) : []) {
-        versions.push(writeVersion(bytes, width, join(assetsDir, variantName(name, width)), cacheDir, `locales/${source}`));
+        versions.push(writeVersion(bytes, width, join(assetsDir, variantName(name, width)), cacheDir, label));
       }
     }
   }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MESSAGES } from './content.ts';
 
-/** Files by path under a folder: text, or an object written as JSON. */
-export type Files = Record<string, string | object>;
+/** Files by path under a folder: text, bytes, or an object written as JSON. */
+export type Files = Record<string, string | Uint8Array | object>;
 
 const made: string[] = [];
 process.once('exit', () => {
@@ -37,6 +37,6 @@ function write(dir: string, files: Files): void {
   for (const [file, content] of Object.entries(files)) {
     const path = join(dir, file);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    writeFileSync(path, typeof content === 'string' || content instanceof Uint8Array ? content : JSON.stringify(content));
   }
 }

@@ -474,7 +474,7 @@ export function loadSite(
       return typeof key === 'string' ? within(key) : key;
     }
     const image = (src: string, line: number) => {
-      const found = images(source, src);
+      const found = images({ locale: source.locale, path: source.path, version: source.version?.dir }, src);
       if ('problem' in found) report(line, `image ${src}: ${found.problem}`);
       if ('image' in found) rewritten.set(src, found.image.src);
       return 'image' in found ? found.image : undefined;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type DocsVersion, versionsDirOf } from './versions.ts';
 import { existsSync, closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
 import { sitePaths } from './paths.ts';
 import type { Site, SourcePage } from './site.ts';
@@ -24,18 +24,21 @@ export const SNAPSHOT_FILE = 'content.json';
 export const BODIES_FILE = 'content.html';
 /**
  * Changed with the layout of either file: 2 has per-locale starts and each page's headings
- * after its HTML; 3 each page's last change; 4 its Markdown twin after its headings.
+ * after its HTML; 3 each page's last change; 4 its Markdown twin after its headings; 7 `at`
+ * beside the page in its line.
  */
-const FORMAT = 6;
+const FORMAT = 7;
 
+/** A page without its HTML, headings, Markdown twin and section text. */
+type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections'>;
 /**
- * A page without its HTML and headings, and where they are in the bodies file: [byte
- * offset from its locale's start, byte length of the HTML, byte length of the headings
- * (JSON), which follow the HTML].
+ * Where a page's parts are in the bodies file: [byte offset from its locale's start, byte
+ * length of the HTML, of the headings (JSON), which follow the HTML, and of the twin, which
+ * follows them]. Beside the page in its line, not in it: the parsed page is used as it is.
  */
-type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections'> & { at: [number, number, number, number] };
+type At = [number, number, number, number];
 
-/** The first line: everything but the pages, which follow, one `[locale, StoredPage]` per line. */
+/** The first line: everything but the pages, which follow, one `[locale, StoredPage, At]` per line. */
 type Header = {
   /** The layout of both files (FORMAT). */
   format: number;
@@ -57,14 +60,18 @@ export function contentFingerprint(localesDir: string, locales: readonly string[
   const hash = createHash('sha256').update(JSON.stringify([locales, defaultLocale]));
   // The docs' versions beside the content folder are content too (versions.ts).
   const versionsDir = versionsDirOf(localesDir);
-  for (const dir of existsSync(versionsDir) ? [localesDir, versionsDir] : [localesDir]) {
+  const roots: [dir: string, label: string][] = [[localesDir, '']];
+  if (existsSync(versionsDir)) roots.push([versionsDir, 'versions']);
+  for (const [dir, label] of roots) {
     const files = readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => join(entry.parentPath, entry.name))
       .sort();
+    // Each name as its folder's label and the part after the folder: path.relative per file
+    // resolved both paths each time, most of the fingerprint's cost on a versioned site.
     for (const file of files) {
       const stat = statSync(file);
-      hash.update(`${relative(localesDir, file)}\0${stat.size}\0${stat.mtimeMs}\n`);
+      hash.update(`${label}${file.slice(dir.length)}\0${stat.size}\0${stat.mtimeMs}\n`);
     }
   }
   return hash.digest('base64url');
@@ -112,9 +119,10 @@ function partLines(site: Site, locale: string, emit: (chunk: Buffer) => void): s
     const headingsJson = Buffer.from(JSON.stringify(headings()));
     const twin = Buffer.from(markdown());
     emit(Buffer.concat([body, headingsJson, twin]));
-    const stored: StoredPage = { ...page, at: [offset, body.length, headingsJson.length, twin.length] };
+    const stored: StoredPage = page;
+    const at: At = [offset, body.length, headingsJson.length, twin.length];
     offset += body.length + headingsJson.length + twin.length;
-    lines.push(JSON.stringify([locale, stored]));
+    lines.push(JSON.stringify([locale, stored, at]));
   }
   return lines.join('\n');
 }
@@ -225,16 +233,16 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
   const starts = new Map(header.starts);
   for (let line = lineAt(file, 0); line.next < file.length; ) {
     line = lineAt(file, line.next);
-    const [locale, { at, ...page }] = JSON.parse(line.text) as [string, StoredPage];
+    const [locale, stored, at] = JSON.parse(line.text) as [string, StoredPage, At];
     const [offset, htmlBytes, headingsBytes, markdownBytes] = at;
     const start = starts.get(locale)! + offset;
-    pages.get(locale)!.set(page.key, {
-      ...page,
-      sections: [],
-      html: () => read(start, htmlBytes),
-      headings: () => JSON.parse(read(start + htmlBytes, headingsBytes)),
-      markdown: () => read(start + htmlBytes + headingsBytes, markdownBytes),
-    });
+    // The parsed object becomes the page: a copy of each was start-up's garbage on a large versioned site.
+    const page = stored as unknown as SourcePage;
+    page.sections = [];
+    page.html = () => read(start, htmlBytes);
+    page.headings = () => JSON.parse(read(start + htmlBytes, headingsBytes));
+    page.markdown = () => read(start + htmlBytes + headingsBytes, markdownBytes);
+    pages.get(locale)!.set(page.key, page);
   }
   return {
     site: {

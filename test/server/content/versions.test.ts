@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { buildImages } from '../../../scripts/build-images.ts';
 import { relative, join } from 'node:path';
 import { translationRows } from '../../../src/server/content/translation-status.ts';
 import { runTranslations } from '../../helpers/translations.ts';
@@ -92,6 +93,21 @@ describe('a versioned site', () => {
     const html = load(localesDir, ['en', 'de']).pages.get('en')!.get('docs/1.0/guides')!.html();
     assert.match(html, /href="\/en\/docs\/1\.0\/install"/);
     assert.doesNotMatch(html, /href="\/en\/docs\/install"/);
+  });
+
+  test("a version's page shows the image beside it in the version's folder, and the build copies that image", async () => {
+    const png = readFileSync(new URL('../../scripts/fixtures/tiny.png', import.meta.url));
+    const { localesDir, root } = twoVersions({
+      '1.0/en/pages/docs/diagram.png': png,
+      '1.0/en/pages/docs/install.md': makePage({ title: 'Install 1' }, '![The old flow](./diagram.png)\n'),
+    });
+    const html = load(localesDir, ['en', 'de']).pages.get('en')!.get('docs/1.0/install')!.html();
+    const src = html.match(/<img[^>]* src="\/assets\/([^"]+)"/)?.[1];
+    assert.match(src ?? '', /^versions-1-0-en-pages-docs-diagram-.+\.png$/);
+    const assetsDir = join(root, 'assets');
+    mkdirSync(assetsDir);
+    await buildImages(localesDir, ['en', 'de'], assetsDir);
+    assert.deepEqual(readFileSync(join(assetsDir, src!)), png);
   });
 
   test("unreleased current docs are served under docs/next, and the newest listed version at today's paths", () => {
