@@ -2,8 +2,8 @@
 // `/images/x.png` is under the page's locale folder (`locales/de/images/x.png`), or the
 // default locale's when the translation has none; any other path is relative to the
 // page's file and stays inside its locale's folder (for a frozen version's page, the
-// version's folder of that locale: `versions/0.1/de/`, where `npm run version` copied the
-// docs' images). scripts/build-images.ts copies every image of a locale folder and of each
+// version's folder of that locale first, `versions/0.1/de/`, where `npm run version` copied
+// the files beside the docs). scripts/build-images.ts copies every image of a locale folder and of each
 // version's locale folders, under the name this gives.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
@@ -42,10 +42,12 @@ export function imageFinder(localesDir: string, defaultLocale: string) {
     if (!isImageFile(path)) return { problem: 'not a PNG, JPEG, WebP, GIF, AVIF or SVG file (by its extension)' };
     const inside = posix.normalize(path.startsWith('/') ? path : posix.join(posix.dirname(page.path), path));
     if (inside === '..' || inside.startsWith('../')) return { problem: `it leads out of the locale folder (locales/${page.locale}/)` };
+    // A version holds only its docs (`pages/docs/`): an image beside them is the version's
+    // copy; one it does not hold (`../../images/x.png`, the locale's images) is the locale's.
     if (page.version && !path.startsWith('/')) {
       const source = posix.join(relative(contentDir, page.version).split(sep).join('/'), page.locale, inside);
       const file = join(contentDir, source);
-      return existsSync(file) ? load(source, file) : { problem: `no such file: ${source}` };
+      if (existsSync(file)) return load(source, file);
     }
     const candidates = path.startsWith('/')
       ? [...new Set([page.locale, defaultLocale])].map((locale) => posix.join(locale, inside))

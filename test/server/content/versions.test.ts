@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { buildImages } from '../../../scripts/build-images.ts';
 import { relative, join } from 'node:path';
 import { translationRows } from '../../../src/server/content/translation-status.ts';
@@ -99,11 +99,18 @@ describe('a versioned site', () => {
     const png = readFileSync(new URL('../../scripts/fixtures/tiny.png', import.meta.url));
     const { localesDir, root } = twoVersions({
       '1.0/en/pages/docs/diagram.png': png,
-      '1.0/en/pages/docs/install.md': makePage({ title: 'Install 1' }, '![The old flow](./diagram.png)\n'),
+      '1.0/en/pages/docs/install.md': makePage(
+        { title: 'Install 1' },
+        '![The old flow](./diagram.png)\n\n![Logo](../../images/logo.png)\n',
+      ),
     });
+    mkdirSync(join(localesDir, 'en', 'images'));
+    writeFileSync(join(localesDir, 'en', 'images', 'logo.png'), png);
     const html = load(localesDir, ['en', 'de']).pages.get('en')!.get('docs/1.0/install')!.html();
     const src = html.match(/<img[^>]* src="\/assets\/([^"]+)"/)?.[1];
     assert.match(src ?? '', /^versions-1-0-en-pages-docs-diagram-.+\.png$/);
+    // The locale's images are not versioned: the version's page shows the locale's file.
+    assert.match(html, /<img[^>]* src="\/assets\/en-images-logo-[^"]+\.png"/);
     const assetsDir = join(root, 'assets');
     mkdirSync(assetsDir);
     await buildImages(localesDir, ['en', 'de'], assetsDir);
