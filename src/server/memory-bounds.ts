@@ -15,8 +15,8 @@ export const MEMORY_BOUNDS = {
   searchBytes: 4 * MiB,
   /** Search answers (hits before rendering), by locale and the terms searched (site/site-search.ts). */
   searchAnswersBytes: 2 * MiB,
-  /** PageData made from content (pages/page-store.ts), by locale and page key: HTML characters. */
-  pageDataChars: 2 * MiB,
+  /** PageData made from content (pages/page-store.ts), by locale and page key: characters of its JSON. */
+  pageDataChars: 4 * MiB,
   /** Document shells, everything around #root but the critical CSS they share (pages/page-document.ts), by page: characters. */
   shellChars: 1 * MiB,
   /** Slab size of the stores above: bodies are copied into slabs of this many bytes (http/stored-body.ts). */

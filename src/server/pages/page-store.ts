@@ -59,7 +59,7 @@ type Options = {
   intls?: ReadonlyMap<string, SiteIntl>;
   publicUrl: string;
   build: string;
-  /** HTML characters of the PageData kept at most (the default site's 85 pages hold 430,000: all of them). */
+  /** Characters of the PageData (as JSON) kept at most. */
   maxCachedChars?: number;
   /** Open Graph, Twitter, feed and JSON-LD head tags (share-tags.ts); by default without images, feeds or breadcrumbs. */
   share?: ShareTagMaker;
@@ -181,7 +181,10 @@ export function buildPageStore({
     return links;
   }
 
-  const made = new BoundedCache<PageData>(maxCachedChars, (page) => ('html' in page.screen ? page.screen.html.length : 0));
+  // Counted by the page's whole JSON, not its HTML alone: a section page's listing or a long
+  // docs tree is page data too, and made for every request once it falls out.
+  const sizes = new WeakMap<PageData, number>();
+  const made = new BoundedCache<PageData>(maxCachedChars, (page) => sizes.get(page) ?? 0);
   const etags = new WeakMap<PageData, string>();
 
   return {
@@ -192,7 +195,9 @@ export function buildPageStore({
       const source = site.pages.get(locale)?.get(key);
       const page = source && makers.get(locale)!(source);
       if (!page) return undefined;
-      etags.set(page, `"${sha256(`${build}\0${messageHashes.get(locale)}\0${JSON.stringify(page)}`).slice(0, 27)}"`);
+      const json = JSON.stringify(page);
+      sizes.set(page, json.length);
+      etags.set(page, `"${sha256(`${build}\0${messageHashes.get(locale)}\0${json}`).slice(0, 27)}"`);
       made.set(cacheKey, page);
       return page;
     },

@@ -112,3 +112,19 @@ test('a translation whose source changed since its record carries an outdated no
   assert.equal(store.find('de', '')!.outdated, null, 'an untranslated page has the fallback notice only');
   assert.equal(store.find('en', 'about')!.outdated, null);
 });
+
+test('the cache counts a page by its whole data, so a long section listing is bounded though it has no HTML of its own', async () => {
+  const section = Object.fromEntries(
+    Array.from({ length: 300 }, (_, i) => [`pages/docs/big/p${String(i).padStart(3, '0')}.md`, makePage({ title: `Page ${i}` })]),
+  );
+  const { site, messages } = await makeSite({
+    en: { 'pages/index.md': makePage({ title: 'Home' }), 'pages/docs/index.md': makePage({ title: 'Docs' }), ...section },
+  });
+  const small = (key: string) =>
+    JSON.stringify(buildPageStore({ site, messages, publicUrl: PUBLIC_URL, build: 'b1' }).find('en', key)).length;
+  const bound = small('') * 2;
+  assert.ok(small('docs/big') > bound, 'the listing is larger than the bound');
+  const store = buildPageStore({ site, messages, publicUrl: PUBLIC_URL, build: 'b1', maxCachedChars: bound });
+  assert.equal(store.find('en', ''), store.find('en', ''), 'a page within the bound is kept');
+  assert.notEqual(store.find('en', 'docs/big'), store.find('en', 'docs/big'), 'a listing over the bound is made again, not kept');
+});
