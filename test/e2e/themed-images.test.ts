@@ -5,14 +5,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { serveApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
-import { makeLocales, makePage } from '../helpers/content.ts';
+import { makeLocales, makePage, realMessages } from '../helpers/content.ts';
 import { ROOT } from '../helpers/server.ts';
 
 // Images for one theme (GitHub's `#gh-dark-mode-only` / `#gh-light-mode-only`) in Chromium:
 // each shows in its theme only, the system's or the one the reader chose with the switch (the
 // switch's own clicks are tested in theme-switch.test.ts; this server has no client bundle).
 
-const realMessages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 const png = readFileSync(join(ROOT, 'locales', 'en', 'images', 'request-flow.png'));
 
 let app: Awaited<ReturnType<typeof serveApp>>;

@@ -2,6 +2,8 @@ import type { MarkdownLabels } from '../../src/server/content/markdown.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { ROOT } from './server.ts';
 
 /** A page file's text from front matter fields and a body. */
 export function makePage(front: Record<string, string | number | string[]> = {}, body = 'Some text.\n'): string {
@@ -11,6 +13,11 @@ export function makePage(front: Record<string, string | number | string[]> = {},
     .map(([key, value]) => `${key}: ${typeof value === 'number' ? value : JSON.stringify(value)}`)
     .join('\n');
   return `---\n${yaml}\n---\n${body}`;
+}
+
+/** The default site's messages of `locale` (locales/<locale>/messages.json), for fixtures that render real screens. */
+export function realMessages(locale: string): Record<string, string> {
+  return JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 }
 
 export const MESSAGES = {

@@ -5,13 +5,10 @@ import { join } from 'node:path';
 import { serveApp } from '../../helpers/app.ts';
 import { bodyElements } from '../../helpers/html.ts';
 import { get } from '../../helpers/http.ts';
-import { makeLocales, makePage } from '../../helpers/content.ts';
-import { ROOT } from '../../helpers/server.ts';
+import { makeLocales, makePage, realMessages } from '../../helpers/content.ts';
 import { ContentError } from '../../../src/server/content/errors.ts';
 import { loadSite } from '../../../src/server/content/site.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
-
-const realMessages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 
 /** A published site with a draft docs page, a draft blog post, and a draft German translation of a published page. */
 function siteWithDrafts(extra: Record<string, string> = {}) {

@@ -1,14 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveApp } from '../../helpers/app.ts';
 import { bodyElements, headElements } from '../../helpers/html.ts';
 import { get } from '../../helpers/http.ts';
-import { makeLocales, makePage } from '../../helpers/content.ts';
-import { ROOT } from '../../helpers/server.ts';
+import { makeLocales, makePage, realMessages } from '../../helpers/content.ts';
 import { gitDates } from '../../../src/server/content/git-dates.ts';
 import { sourceFingerprint } from '../../../src/server/content/translation-record.ts';
 import { compileSite } from '../../../scripts/build-content.ts';
@@ -17,7 +16,6 @@ import { contentFingerprint } from '../../../src/server/content/snapshot.ts';
 // "Last updated" from a real git repository made here, one commit per change, each with
 // its own author date; served over HTTP by the real app.
 
-const realMessages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 const git = (cwd: string, args: string[], date?: string) =>
   execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.test', '-c', 'commit.gpgsign=false', ...args], {
     cwd,
@@ -111,12 +109,12 @@ describe('last updated as served', () => {
     const en = await get(app.url, '/en/about');
     assert.deepEqual(lastUpdated(en.body), {
       datetime: '2026-06-12T21:30:00Z',
-      text: realMessages('en')['page.lastUpdated'].replace('{date}', day('en', '2026-06-12')),
+      text: realMessages('en')['page.lastUpdated']!.replace('{date}', day('en', '2026-06-12')),
     });
     const de = await get(app.url, '/de/about');
     assert.deepEqual(lastUpdated(de.body), {
       datetime: '2026-05-03T08:00:00Z',
-      text: realMessages('de')['page.lastUpdated'].replace('{date}', day('de', '2026-05-03')),
+      text: realMessages('de')['page.lastUpdated']!.replace('{date}', day('de', '2026-05-03')),
     });
   });
 
@@ -124,7 +122,7 @@ describe('last updated as served', () => {
     const de = await get(app.url, '/de/about');
     const [notice] = bodyElements(de.body, (element) => element.attributes['data-notice'] === 'outdated');
     const expected = realMessages('de')
-      ['page.outdatedSince'].replace('{original}', 'Englisch')
+      ['page.outdatedSince']!.replace('{original}', 'Englisch')
       .replace('{changed}', day('de', '2026-06-12'))
       .replace('{translated}', day('de', '2026-05-03'));
     assert.ok(notice!.text.startsWith(expected), notice!.text);

@@ -1,20 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { serveApp } from '../../helpers/app.ts';
 import { bodyElements } from '../../helpers/html.ts';
 import { get } from '../../helpers/http.ts';
-import { makeLocales, makePage } from '../../helpers/content.ts';
-import { ROOT } from '../../helpers/server.ts';
+import { makeLocales, makePage, realMessages } from '../../helpers/content.ts';
 import { ContentError } from '../../../src/server/content/errors.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
 import { loadSite } from '../../../src/server/content/site.ts';
 
 // A docs folder's _section.yml: its label per locale, its order, folded by default; and a
 // mistake in one stops the build with the file and the line.
-
-const realMessages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 
 function site(sectionYml: string, extra: Record<string, string> = {}) {
   return makeLocales({

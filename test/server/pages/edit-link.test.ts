@@ -1,14 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { serveApp } from '../../helpers/app.ts';
 import { bodyElements } from '../../helpers/html.ts';
 import { get } from '../../helpers/http.ts';
-import { makeLocales, makePage } from '../../helpers/content.ts';
-import { ROOT } from '../../helpers/server.ts';
+import { makeLocales, makePage, realMessages } from '../../helpers/content.ts';
 
-const realMessages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 const EDIT_URL = 'https://git.example.test/org/site/edit/main/locales/{path}';
 
 function site() {

@@ -1,16 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { serveApp } from '../../helpers/app.ts';
 import { get } from '../../helpers/http.ts';
-import { makeLocales, makePage } from '../../helpers/content.ts';
-import { ROOT } from '../../helpers/server.ts';
+import { makeLocales, makePage, realMessages } from '../../helpers/content.ts';
 
 // A page's URL answers its Markdown twin to a request that prefers text/markdown, over HTTP
 // from the real app with its render cache (and so the cached lane) on.
 
-const realMessages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 const MARKDOWN = { Accept: 'text/markdown' };
 
 let app: Awaited<ReturnType<typeof serveApp>>;

@@ -1,16 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { serveApp } from '../../helpers/app.ts';
 import { headElements } from '../../helpers/html.ts';
 import { get } from '../../helpers/http.ts';
-import { makeLocales, makePage } from '../../helpers/content.ts';
-import { ROOT } from '../../helpers/server.ts';
+import { makeLocales, makePage, realMessages } from '../../helpers/content.ts';
 
 // llms.txt per locale, llms-full.txt and each page's Markdown twin, over HTTP from the real app.
-
-const realMessages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 
 function site() {
   return makeLocales({

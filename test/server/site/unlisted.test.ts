@@ -1,16 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { serveApp } from '../../helpers/app.ts';
 import { bodyElements, headElements, metaValues } from '../../helpers/html.ts';
 import { get } from '../../helpers/http.ts';
-import { makeLocales, makePage } from '../../helpers/content.ts';
-import { ROOT } from '../../helpers/server.ts';
+import { makeLocales, makePage, realMessages } from '../../helpers/content.ts';
 
 // `unlisted: true`: served at its path, named by no list, and kept out of search engines.
 
-const realMessages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 const unlisted = (front: Record<string, string | number>, body: string) => makePage(front, body).replace('---\n', '---\nunlisted: true\n');
 
 let app: Awaited<ReturnType<typeof serveApp>>;
