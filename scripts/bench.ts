@@ -42,6 +42,7 @@ import autocannon from 'autocannon';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import {
   cpuSeconds,
+  crawl,
   fmt,
   hasTaskset,
   load,
@@ -291,23 +292,14 @@ async function visitEverything(server: Server) {
   const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
   const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
   const urls = paths.flatMap((path) => [path, `/_data/${build}${path}.json`]);
-  const statuses = new Map<number, number>();
   const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < urls.length) {
-      const response = await fetch(server.url + urls[next++], { headers: { 'accept-encoding': 'br' } });
-      await response.arrayBuffer();
-      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-    }
-  };
-  await Promise.all(Array.from({ length: VISIT_CONCURRENCY }, worker));
+  const statuses = await crawl(server, urls, VISIT_CONCURRENCY);
   const seconds = (performance.now() - started) / 1000;
   return {
     pages: paths.length,
     requests: urls.length,
     seconds,
-    statuses: [...statuses].map(([code, count]) => `${code}×${count}`).join(' '),
+    statuses,
   };
 }
 

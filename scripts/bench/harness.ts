@@ -118,3 +118,21 @@ export function fmt(value: number): string {
 
 // Kept with the turns it summarises (turns.ts, which has no side effects to import).
 export { median } from './turns.ts';
+
+/**
+ * Asks for every one of `urls` once (brotli accepted, bodies read whole), `concurrency` at
+ * a time, and counts the answers by status: `200×9800 404×2`.
+ */
+export async function crawl(server: Server, urls: readonly string[], concurrency: number): Promise<string> {
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const worker = async () => {
+    while (next < urls.length) {
+      const response = await fetch(server.url + urls[next++], { headers: { 'accept-encoding': 'br' } });
+      await response.arrayBuffer();
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return [...statuses].map(([code, count]) => `${code}×${count}`).join(' ');
+}

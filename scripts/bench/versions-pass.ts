@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT_DIR } from '../../src/server/config.ts';
-import { cpuSeconds, fmt, median, peakRss, rss, run, type Server, startServer, stop } from './harness.ts';
+import { crawl, cpuSeconds, fmt, median, peakRss, rss, run, type Server, startServer, stop } from './harness.ts';
 import { loadInTurns } from './turns.ts';
 import { generateLargeSite, generateVersionedSite } from '../large-site.ts';
 
@@ -120,17 +120,8 @@ async function visit(server: Server, names: readonly string[]) {
     return path.replace(/^(\/[^/]+\/docs)\//, `$1/${names[next() % names.length]}/`);
   });
   const urls = [...latest, ...old].flatMap((path) => [path, `/_data/${build}${path}.json`]);
-  const statuses = new Map<number, number>();
-  let at = 0;
-  const worker = async () => {
-    while (at < urls.length) {
-      const response = await fetch(server.url + urls[at++], { headers: { 'accept-encoding': 'br' } });
-      await response.arrayBuffer();
-      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-    }
-  };
-  await Promise.all(Array.from({ length: VISIT_CONCURRENCY }, worker));
-  return { latest: latest.length, old: old.length, statuses: [...statuses].map(([code, count]) => `${code}×${count}`).join(' ') };
+  const statuses = await crawl(server, urls, VISIT_CONCURRENCY);
+  return { latest: latest.length, old: old.length, statuses };
 }
 
 function signed(ratio: number): string {
