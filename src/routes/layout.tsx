@@ -5,6 +5,7 @@ import { PageMeta, withDates } from './page-meta.tsx';
 import { ThemeSwitch } from './theme-switch.tsx';
 import { SearchBox } from './search-box.tsx';
 import { VersionBanner, VersionSwitcher } from './version-switcher.tsx';
+import { FOOTER_ELEMENT_ID, MAIN_ELEMENT_ID } from './page-data.ts';
 import type { PageData } from './types.ts';
 
 /** The header's sections: the page a link goes to (its key, see content/paths.ts) and the label's message id. */
@@ -22,7 +23,7 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
   const home = `/${page.locale}`;
   return (
     <>
-      <a className="skip-link" href="#main">
+      <a className="skip-link" href={`#${MAIN_ELEMENT_ID}`}>
         {t('nav.skipToContent')}
       </a>
       <header className="site-header">
@@ -49,7 +50,7 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
         <LanguageSwitcher page={page} label={t('switcher.label')} />
         <ThemeSwitch intl={intl} />
       </header>
-      <main id="main" className="site-main">
+      <main id={MAIN_ELEMENT_ID} className="site-main">
         <VersionBanner page={page} t={t} />
         {page.draft && (
           <p className="notice" role="note" data-notice="draft">
@@ -79,7 +80,7 @@ export function Layout({ page, children }: { page: PageData; children: ReactNode
         {children}
         <PageMeta page={page} intl={intl} />
       </main>
-      <footer className="site-footer">
+      <footer id={FOOTER_ELEMENT_ID} className="site-footer">
         <p>{t('footer.builtWith', { localeCount: page.locales.length })}</p>
       </footer>
     </>

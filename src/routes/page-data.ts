@@ -18,6 +18,15 @@ export const ANNOUNCER_ELEMENT_ID = 'polysite-announcer';
 /** The stylesheet of what only the script shows (and print): linked for print, made `all` by the entry. */
 export const DEFERRED_CSS_ELEMENT_ID = 'polysite-deferred-css';
 
+/** The page's <main> (layout.tsx): the skip link's target. */
+export const MAIN_ELEMENT_ID = 'main';
+/**
+ * The page's footer (layout.tsx), after <main>: the document's head holds the first frame
+ * until it is parsed (document-shell.ts, `<link rel="expect">`), so no half-parsed table,
+ * header or grid is painted and then moved.
+ */
+export const FOOTER_ELEMENT_ID = 'polysite-footer';
+
 /** Attribute on the element that holds a screen's rendered Markdown. */
 export const CONTENT_ATTRIBUTE = 'data-content';
 

@@ -105,3 +105,29 @@ describe('hydration moves nothing', () => {
     }
   }
 });
+
+describe('a document that arrives in pieces', () => {
+  // A slow link (here 8 KB/s for the document alone) hands the parser the page in pieces. A
+  // browser that painted each piece would size a table's columns, the header's rows and the
+  // docs grid for the part it had, and move them when the rest came.
+  const cases = [
+    { path: '/en/docs/configuration', what: 'a table whose longer rows come last' },
+    { path: '/ar/docs/guides/install', what: 'a header whose switchers come last' },
+  ];
+  for (const { path, what } of cases) {
+    test(`${path} (${what}), on a wide screen: first painted whole, so nothing moves`, async () => {
+      const context = await e2e.browser.newContext({ viewport: SCREENS[1]!.viewport });
+      const page = await context.newPage();
+      await observe(page);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 8_000, uploadThroughput: -1 });
+      await page.goto(e2e.server.url + path, { waitUntil: 'domcontentloaded' });
+      // The document is in: the assets come at full speed.
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      const { shifts } = await settled(page);
+      assert.deepEqual(shifts, [], 'no layout-shift entry');
+      await context.close();
+    });
+  }
+});

@@ -40,6 +40,15 @@ function runChecker(dir: string): Promise<VnuMessage[]> {
   });
 }
 
+/**
+ * The one message the checker is wrong about: the HTML standard lets `blocking` stand on a
+ * `<link rel="expect">` (#link-type-expect, 2024), which the checker does not know yet and
+ * reports as needing rel=stylesheet. The head holds exactly one such link
+ * (src/server/pages/document-shell.ts); the test below proves it is that one.
+ */
+const CHECKER_BEHIND_THE_STANDARD = 'A “link” element with a “blocking” attribute must have a “rel” attribute whose value is “stylesheet”.';
+const EXPECT_LINK = /<link rel="expect" href="#[\w-]+" blocking="render">/;
+
 let run: ExportRun;
 before(async () => {
   run = await sharedExport();
@@ -50,7 +59,9 @@ describe('the markup of the exported site', () => {
   test('every HTML page passes the W3C Nu Html Checker with no error', async () => {
     const pages = (readdirSync(run.out, { recursive: true }) as string[]).filter((file) => file.endsWith('.html'));
     assert.ok(pages.length >= 90, `${pages.length} pages`);
-    const messages = await runChecker(run.out);
+    const messages = (await runChecker(run.out)).filter(
+      ({ message, extract }) => !(message === CHECKER_BEHIND_THE_STANDARD && EXPECT_LINK.test(extract ?? '')),
+    );
     const shown = messages.map(
       ({ type, url, lastLine, message }) => `${url ? relative(run.out, fileURLToPath(url)) : '?'}:${lastLine ?? '?'}: ${type}: ${message}`,
     );

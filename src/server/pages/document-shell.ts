@@ -1,6 +1,7 @@
 import {
   ANNOUNCER_ELEMENT_ID,
   DEFERRED_CSS_ELEMENT_ID,
+  FOOTER_ELEMENT_ID,
   PAYLOAD_ELEMENT_ID,
   PROGRESS_ELEMENT_ID,
   ROOT_ELEMENT_ID,
@@ -81,6 +82,10 @@ export function documentStart(
     `<link rel="icon" href="${attr(manifest.icon)}" type="image/svg+xml">`,
   ].join('');
   const rest = [
+    // No frame until the footer is parsed, so <main> is whole (Chromium 124+; others ignore
+    // it): a document that arrives or parses in pieces is not painted half-way, with a table's
+    // columns, the header's rows or the docs grid sized for the part parsed so far, and moved.
+    `<link rel="expect" href="#${FOOTER_ELEMENT_ID}" blocking="render">`,
     // The rest (what only the script shows, and print): a print stylesheet, which no screen
     // waits for; the entry makes it `all` (src/client/main.tsx).
     `<link rel="stylesheet" href="${attr(manifest.css)}" media="print" id="${DEFERRED_CSS_ELEMENT_ID}">`,
