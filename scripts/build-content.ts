@@ -22,7 +22,11 @@ import { contentDates } from '../src/server/content/git-dates.ts';
 import type { Site } from '../src/server/content/site.ts';
 import type { SiteVersions } from '../src/server/content/versions.ts';
 import { type SnapshotPart, type SnapshotSite, stageSnapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
-import { type IndexFile, makeIndexFiles } from '../src/server/site/search-indexes.ts';
+import { indexedPages, indexUrl, searchScopes } from '../src/server/site/search-indexes.ts';
+import { buildSearchIndex } from '../src/routes/search/index-writer.ts';
+import { scopeLocale, scopeVersion } from '../src/routes/search/query.ts';
+import { cacheKey, openPageCache } from '../src/server/content/page-cache.ts';
+import { keepIndex, restoreIndex } from './index-cache.ts';
 import { compactIndex } from '../src/routes/search/compact-index.ts';
 import { parseIndexFile } from '../src/routes/search/engine.ts';
 import { compressAsset } from './asset-compression.ts';
@@ -41,6 +45,8 @@ type Job = {
   dates: [string, string][];
   /** Where highlighted blocks are kept between builds (highlight-cache.ts), or null. */
   cacheDir: string | null;
+  /** Where compiled pages and search indexes are kept between builds (`content`), or null. */
+  contentCache: ContentCache | null;
   /** Where the locale's index files and snapshot part are written. */
   stageDir: string;
 };
@@ -71,6 +77,12 @@ export type CompiledContent = {
   dispose(): void;
 };
 
+/**
+ * The content cache: compiled pages (page-cache.ts) in `dir`/pages, search indexes
+ * (index-cache.ts) in `dir`/indexes, every entry keyed with `code` (compiler-code.ts).
+ */
+export type ContentCache = { dir: string; code: string };
+
 export type ContentCompiler = { compile(defaultLocale: string): Promise<CompiledContent> };
 
 /**
@@ -88,7 +100,13 @@ export type ContentCompiler = { compile(defaultLocale: string): Promise<Compiled
 export function contentCompiler(
   localesDir: string,
   locales: readonly string[],
-  { workersFrom = WORKERS_FROM_FILES, cpus = availableParallelism(), cacheDir = null as string | null, stageIn = tmpdir() } = {},
+  {
+    workersFrom = WORKERS_FROM_FILES,
+    cpus = availableParallelism(),
+    cacheDir = null as string | null,
+    contentCache = null as ContentCache | null,
+    stageIn = tmpdir(),
+  } = {},
 ): ContentCompiler {
   setHighlightCache(cacheDir);
   const threads = markdownFiles(localesDir) < workersFrom || cpus < 2 ? 0 : Math.min(locales.length, cpus);
@@ -98,7 +116,7 @@ export function contentCompiler(
       mkdirSync(stageIn, { recursive: true });
       const stageDir = mkdtempSync(join(stageIn, '.polysite-content-'));
       try {
-        const compiled = await compileIn(workers, { localesDir, locales, defaultLocale, cacheDir, stageDir });
+        const compiled = await compileIn(workers, { localesDir, locales, defaultLocale, cacheDir, contentCache, stageDir });
         return { ...compiled, dispose: () => rmSync(stageDir, { recursive: true, force: true }) };
       } catch (error) {
         rmSync(stageDir, { recursive: true, force: true });
@@ -115,7 +133,7 @@ export function compileSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-  options: { workersFrom?: number; cpus?: number; cacheDir?: string | null; stageIn?: string } = {},
+  options: { workersFrom?: number; cpus?: number; cacheDir?: string | null; contentCache?: ContentCache | null; stageIn?: string } = {},
 ): Promise<CompiledContent> {
   return contentCompiler(localesDir, locales, options).compile(defaultLocale);
 }
@@ -149,9 +167,11 @@ async function compileIn(workers: JobWorker[], settings: Settings): Promise<Omit
   const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
   if (!workers.length) {
     // Every locale in one load: a small site's sources are read once.
-    const { site, messages } = loadContent(localesDir, locales, defaultLocale, { dates });
+    const { site, messages } = withPageCache(settings.contentCache, localesDir, locales, (pageCache) =>
+      loadContent(localesDir, locales, defaultLocale, { dates, ...(pageCache && { pageCache }) }),
+    );
     const staged: Staged[] = [];
-    for (const locale of locales) staged.push(await stageLocale(site, locale, settings.stageDir));
+    for (const locale of locales) staged.push(await stageLocale(site, locale, settings.stageDir, settings.contentCache));
     return joined(site, messages, staged, locales);
   }
   // Every thread runs the one content check (load-content.ts) on its locales; their problems are joined.
@@ -205,27 +225,71 @@ function joined(
   };
 }
 
+/**
+ * `load` with the content cache's pages for `serving` (none without a cache), saved after
+ * the load whether or not it failed: a page that compiled keeps its entry, mistakes and all.
+ */
+function withPageCache<T>(
+  cache: ContentCache | null,
+  localesDir: string,
+  serving: readonly string[],
+  load: (pageCache: ReturnType<typeof openPageCache> | null) => T,
+): T {
+  const pageCache = cache && openPageCache(join(cache.dir, 'pages'), localesDir, serving, cache.code);
+  try {
+    return load(pageCache);
+  } finally {
+    pageCache?.save();
+  }
+}
+
 /** A locale's search indexes and snapshot part, written to `stageDir` (`fromPages`, then `stageIndexes`). */
-async function stageLocale(site: Site, locale: string, stageDir: string): Promise<Staged> {
-  const { part, indexes } = fromPages(site, locale, stageDir);
-  return { part, indexes: await stageIndexes(indexes, stageDir) };
+async function stageLocale(site: Site, locale: string, stageDir: string, cache: ContentCache | null): Promise<Staged> {
+  const { part, indexes } = fromPages(site, locale, stageDir, cache);
+  return { part, indexes: await stageIndexes(indexes, stageDir, cache) };
 }
 
 /**
- * What needs the locale's compiled pages: its snapshot part, written page by page, and its
- * index as text. A worker drops the pages after this: the index is compacted without them.
+ * One search scope's index to stage: its JSON, made or found in the content cache (`cached`:
+ * its files are already staged), and its cache key.
  */
-function fromPages(site: Site, locale: string, stageDir: string): { part: SnapshotPart; indexes: IndexFile[] } {
+type ScopeIndex = { scope: string; json: string; key: string | null; cached: boolean };
+
+/**
+ * What needs the locale's compiled pages: its snapshot part, written page by page, and its
+ * indexes as text. A worker drops the pages after this: the index is compacted without them.
+ */
+function fromPages(site: Site, locale: string, stageDir: string, cache: ContentCache | null): { part: SnapshotPart; indexes: ScopeIndex[] } {
   const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
   // The locale's index with the latest docs, then one per older docs version.
-  return { part, indexes: makeIndexFiles(site, [locale]) };
+  const indexes = searchScopes(site, locale).map((scope): ScopeIndex => {
+    const pages = indexedPages(site, scopeLocale(scope), scopeVersion(scope));
+    const key = cache && cacheKey(cache.code, scope, pages);
+    const restored = cache && key ? restoreIndex(join(cache.dir, 'indexes'), key, stagedFiles(scope, stageDir)) : null;
+    if (restored !== null) return { scope, json: restored, key, cached: true };
+    return { scope, json: buildSearchIndex(scopeLocale(scope), pages), key, cached: false };
+  });
+  return { part, indexes };
 }
 
-/** Each of a locale's indexes staged in turn (`stageIndex`). */
-async function stageIndexes(indexes: readonly IndexFile[], stageDir: string): Promise<BuiltIndex[]> {
+/** Each of a locale's indexes staged in turn (`stageIndex`), and each one made kept in the content cache. */
+async function stageIndexes(indexes: readonly ScopeIndex[], stageDir: string, cache: ContentCache | null): Promise<BuiltIndex[]> {
   const staged: BuiltIndex[] = [];
-  for (const { locale, url, json } of indexes) staged.push(await stageIndex(locale, url, json, stageDir));
+  for (const { scope, json, key, cached } of indexes) {
+    const url = indexUrl(scope, json);
+    if (cached) {
+      staged.push({ locale: scope, url, ...stagedFiles(scope, stageDir) });
+      continue;
+    }
+    const index = await stageIndex(scope, url, json, stageDir);
+    if (cache && key) keepIndex(join(cache.dir, 'indexes'), key, index);
+    staged.push(index);
+  }
   return staged;
+}
+
+function stagedFiles(scope: string, stageDir: string): { file: string; compact: string } {
+  return { file: join(stageDir, `index-${scope}.json`), compact: join(stageDir, `index-${scope}.bin`) };
 }
 
 /**
@@ -233,8 +297,7 @@ async function stageIndexes(indexes: readonly IndexFile[], stageDir: string): Pr
  * pool while the compact form is made, each written as soon as it is made.
  */
 async function stageIndex(locale: string, url: string, json: string, stageDir: string): Promise<BuiltIndex> {
-  const file = join(stageDir, `index-${locale}.json`);
-  const compact = join(stageDir, `index-${locale}.bin`);
+  const { file, compact } = stagedFiles(locale, stageDir);
   const bytes = Buffer.from(json);
   writeFileSync(file, bytes);
   const compressing = compressAsset(bytes).then(({ br, gz }) => {
@@ -291,14 +354,13 @@ function markdownFiles(localesDir: string): number {
 }
 
 if (!isMainThread) {
-  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, locale, dates, cacheDir, stageDir }: Job) => {
+  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, locale, dates, cacheDir, contentCache, stageDir }: Job) => {
     setHighlightCache(cacheDir);
     let answer: Answer;
     try {
-      let loaded: ReturnType<typeof loadContent> | null = loadContent(localesDir, locales, defaultLocale, {
-        serving: [locale],
-        dates: new Map(dates),
-      });
+      let loaded: ReturnType<typeof loadContent> | null = withPageCache(contentCache, localesDir, [locale], (pageCache) =>
+        loadContent(localesDir, locales, defaultLocale, { serving: [locale], dates: new Map(dates), ...(pageCache && { pageCache }) }),
+      );
       // The whole site's translations and messages, the same in every answer: sent with the default locale's.
       const whole =
         locale === defaultLocale
@@ -308,10 +370,10 @@ if (!isMainThread) {
               versions: loaded.site.versions,
             }
           : undefined;
-      const { part, indexes } = fromPages(loaded.site, locale, stageDir);
+      const { part, indexes } = fromPages(loaded.site, locale, stageDir, contentCache);
       // The pages are garbage from here: the indexes are parsed and compacted without them in memory.
       loaded = null;
-      answer = { part, indexes: await stageIndexes(indexes, stageDir), ...(whole && { whole }) };
+      answer = { part, indexes: await stageIndexes(indexes, stageDir, contentCache), ...(whole && { whole }) };
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
     }

@@ -19,6 +19,7 @@ import { contentFingerprint } from '../src/server/content/snapshot.ts';
 import { buildImages } from './build-images.ts';
 import { CRITICAL_CSS_BUDGET, FIRST_LOAD_JS_BUDGET } from './first-load-budget.ts';
 import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
+import { compilerCodeHash } from './compiler-code.ts';
 
 /**
  * Highlighted code blocks kept between builds (highlight-cache.ts): a rebuild highlights
@@ -26,6 +27,20 @@ import { pruneHighlightCache } from '../src/server/content/markdown/highlight-ca
  */
 export const HIGHLIGHT_CACHE_DIR = join(ROOT_DIR, 'node_modules', '.cache', 'polysite', 'highlight');
 const HIGHLIGHT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Compiled pages and search indexes kept between builds (page-cache.ts, index-cache.ts):
+ * a rebuild compiles only the pages whose inputs changed. Delete the folder, run
+ * `npm run build -- --no-cache` or set POLYSITE_NO_CACHE=1 to build from nothing.
+ * Bounded on disk; the entries least recently used go first.
+ */
+export const CONTENT_CACHE_DIR = join(ROOT_DIR, 'node_modules', '.cache', 'polysite', 'content');
+const CONTENT_CACHE_BYTES = 1024 * 1024 * 1024;
+
+/** Whether this build may use the caches: not with `--no-cache` or POLYSITE_NO_CACHE set (to anything but 0 or empty). */
+export function cacheWanted(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  return !argv.includes('--no-cache') && !(env.POLYSITE_NO_CACHE && env.POLYSITE_NO_CACHE !== '0');
+}
 
 /**
  * `dev` (used by `npm run dev`, into .dev/): readable bundles with React's
@@ -279,12 +294,21 @@ async function checkContent(stageIn: string) {
   const config = loadConfig({ ...process.env, PORT: '0' });
   // A large site's worker threads boot while the fingerprint is taken. What they make is
   // staged beside the output folder (on its file system, so it is moved into place, not copied).
-  const compiler = contentCompiler(config.localesDir, config.locales, { cacheDir: HIGHLIGHT_CACHE_DIR, stageIn });
+  const cached = cacheWanted(process.argv, process.env);
+  const contentCache = cached ? { dir: CONTENT_CACHE_DIR, code: compilerCodeHash() } : null;
+  const compiler = contentCompiler(config.localesDir, config.locales, {
+    cacheDir: cached ? HIGHLIGHT_CACHE_DIR : null,
+    contentCache,
+    stageIn,
+  });
   // Taken before any page is read: a page edited during the build makes the snapshot stale, never wrong.
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
   // The one content check the dev server runs too (src/server/content/load-content.ts).
   const compiled = await compiler.compile(config.defaultLocale);
-  pruneHighlightCache(HIGHLIGHT_CACHE_DIR, HIGHLIGHT_CACHE_BYTES);
+  if (cached) {
+    pruneHighlightCache(HIGHLIGHT_CACHE_DIR, HIGHLIGHT_CACHE_BYTES);
+    pruneHighlightCache(CONTENT_CACHE_DIR, CONTENT_CACHE_BYTES);
+  }
   return { fingerprint, compiled };
 }
 

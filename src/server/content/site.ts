@@ -13,6 +13,7 @@ import { plainText } from './plain-text.ts';
 import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
+import { type CachedPage, cacheKey, type PageCache } from './page-cache.ts';
 import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
@@ -132,6 +133,8 @@ type KeptPage = {
   source: Source;
   context: string;
   links: readonly (readonly [href: string, line: number])[];
+  /** Each image's src and line, as links: an image's bytes name its asset. */
+  images: readonly (readonly [src: string, line: number])[];
   outcome: string;
   page: SourcePage;
   mistakes: Mistake[];
@@ -161,6 +164,8 @@ export type LoadSiteOptions = {
   serving?: readonly string[] | undefined;
   warn?: (message: string) => void;
   memo?: SiteMemo;
+  /** Compiled pages kept on disk between builds (page-cache.ts): a page whose inputs are unchanged is not compiled again. */
+  pageCache?: PageCache;
   dates?: ReadonlyMap<string, string>;
   drafts?: 'show' | 'hide';
 };
@@ -174,6 +179,7 @@ export function loadSite(
     serving = locales,
     warn = (message) => console.warn(`warning: ${message}`),
     memo,
+    pageCache,
     dates = contentDates(localesDir, warn),
     drafts = 'hide',
   }: LoadSiteOptions = {},
@@ -378,7 +384,7 @@ export function loadSite(
   // What every page's HTML depends on besides its source and its links: the labels.
   // And each folder's _section.yml: a page's order and folding come from it.
   const context =
-    memo &&
+    (memo || pageCache) &&
     compileContext(labels) +
       JSON.stringify([...sectionFiles].map(([key, section]) => [key, section.order, section.collapsed, [...(section.label ?? [])]]));
   /** A page's mistakes and fragment links join the site's (a reused page's too: they stop the load until it is fixed). */
@@ -411,19 +417,39 @@ export function loadSite(
       kept.page.localPath === served.get(source.key) &&
       kept.page.recorded === record.recorded &&
       kept.page.lastUpdated === lastUpdated &&
-      linkOutcome(kept.links, resolverFor) === kept.outcome
+      dependencyOutcome(kept.links, kept.images, resolverFor, imageOutcome) === kept.outcome
     ) {
       settle(source, kept.mistakes, kept.fragments);
       pages.get(servingLocale)!.set(source.key, kept.page);
       return;
     }
+    // Every input of the compile known before it: what the page cache finds an entry by.
+    const diskKey =
+      pageCache &&
+      cacheKey(pageCache.code, servingLocale, context, served.get(source.key), record.recorded ?? null, lastUpdated ?? null, {
+        ...source,
+        version: source.version ?? null,
+      });
+    const cached = diskKey ? pageCache.get(diskKey) : undefined;
+    if (cached && dependencyOutcome(cached.links, cached.images, resolverFor, imageOutcome) === cached.outcome) {
+      const page = fromCached(cached);
+      settle(source, cached.mistakes, cached.fragments as FragmentLink[]);
+      if (own) for (const { line, message } of cached.warnings) warn(`${source.file}:${line}: ${message}`);
+      pages.get(servingLocale)!.set(source.key, page);
+      if (context && memo) {
+        const { links, images, outcome, mistakes } = cached;
+        memo.pages.set(memoKey, { source, context, links, images, outcome, page, mistakes, fragments: cached.fragments as FragmentLink[] });
+      }
+      return;
+    }
     // Each link and image as written and as the page renders it: the Markdown twin is rewritten with them.
     const rewritten = new Map<string, string>();
     const links: [string, number][] = [];
+    const imageRefs: [string, number][] = [];
     const link = (href: string, line: number): string => {
       const rendered = resolveLink(href, line);
       rewritten.set(href, rendered);
-      if (memo) links.push([href, line]);
+      if (context) links.push([href, line]);
       return rendered;
     };
     // Resolving a link reports into the sinks it is given: the page's own, or a check's.
@@ -473,7 +499,12 @@ export function loadSite(
     function relativeLink(key: string | { problem: string }): string | { problem: string } {
       return typeof key === 'string' ? within(key) : key;
     }
+    // What an image resolves to now (its asset's name carries a hash of its bytes), as one string.
+    function imageOutcome(src: string): string {
+      return JSON.stringify(images({ locale: source.locale, path: source.path, version: source.version?.dir }, src));
+    }
     const image = (src: string, line: number) => {
+      if (context) imageRefs.push([src, line]);
       const found = images({ locale: source.locale, path: source.path, version: source.version?.dir }, src);
       if ('problem' in found) report(line, `image ${src}: ${found.problem}`);
       if ('image' in found) rewritten.set(src, found.image.src);
@@ -518,8 +549,18 @@ export function loadSite(
     };
     pages.get(servingLocale)!.set(source.key, page);
     if (context) {
-      const outcome = linkOutcome(links, resolverFor);
-      memo.pages.set(memoKey, { source, context, links, outcome, page, mistakes, fragments: pageFragments });
+      const outcome = dependencyOutcome(links, imageRefs, resolverFor, imageOutcome);
+      memo?.pages.set(memoKey, { source, context, links, images: imageRefs, outcome, page, mistakes, fragments: pageFragments });
+      if (diskKey)
+        pageCache.set(diskKey, {
+          links,
+          images: imageRefs,
+          outcome,
+          page: toCached(page, html, headings),
+          mistakes,
+          fragments: pageFragments,
+          warnings: own ? warnings : [],
+        });
     }
   };
   const serves = new Set(serving);
@@ -577,19 +618,32 @@ function compileContext(labels: ReadonlyMap<string, MarkdownLabels>): string {
  * and fragment links resolving them reports. Equal strings: the page's links are as they
  * were when it was compiled, so its HTML, mistakes and fragment links are too.
  */
-function linkOutcome(
+function dependencyOutcome(
   links: readonly (readonly [string, number])[],
+  images: readonly (readonly [string, number])[],
   resolverFor: (
     report: (line: number, message: string) => void,
     fragmentLink: (...link: [number, string, string, string]) => void,
   ) => (href: string, line: number) => string,
+  imageOutcome: (src: string) => string,
 ): string {
   const reported: unknown[] = [];
   const resolve = resolverFor(
     (...mistake) => reported.push(mistake),
     (...link) => reported.push(link),
   );
-  return JSON.stringify([links.map(([href, line]) => resolve(href, line)), reported]);
+  return JSON.stringify([links.map(([href, line]) => resolve(href, line)), reported, images.map(([src]) => imageOutcome(src))]);
+}
+
+/** A compiled page as the page cache keeps it: its text as strings. */
+function toCached(page: SourcePage, html: string, headings: Heading[]): CachedPage['page'] {
+  return { ...page, html, headings, markdown: page.markdown() };
+}
+
+/** A page from the page cache, as a compile makes it. */
+function fromCached(cached: CachedPage): SourcePage {
+  const { html, headings, markdown, ...fields } = cached.page;
+  return { ...(fields as Omit<SourcePage, 'html' | 'headings' | 'markdown'>), html: utf8Text(html), headings: () => headings as Heading[], markdown: utf8Text(markdown) };
 }
 
 /** Drops what the memo holds of files that are gone, so it holds no more than one compile of the site. */

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+/**
+ * Compiled pages kept on disk between builds, so a build compiles again only the pages
+ * whose inputs changed (loadSite's `pageCache`). An entry is found by a hash of every
+ * input of the page's compile that is known before compiling it (its source, the
+ * compiler's code, the labels, its path, record and date: see site.ts) and kept only
+ * while what it depended on across the site is unchanged: each link and image it named
+ * resolves now as it did then (the `outcome`, checked on every use, as the dev memo does).
+ *
+ * One pack per serving locale (a build thread compiles one locale), gzipped: its header
+ * names the format and the compiler's code hash, and gzip's checksum covers the rest, so
+ * a pack that is cut off, corrupt, of another format or of other code is ignored and
+ * the locale compiled again. A pack is rewritten after each build with exactly the
+ * entries that build used, so it holds one build's pages; packs of other sites and
+ * locales are dropped oldest first past a bound on the folder's bytes (pruneCacheDir).
+ */
+const FORMAT = 1;
+
+/** One compiled page as kept: the page's fields with its HTML, headings and Markdown as plain values. */
+export type CachedPage = {
+  links: [href: string, line: number][];
+  images: [src: string, line: number][];
+  outcome: string;
+  page: Record<string, unknown> & { html: string; markdown: string; headings: unknown[] };
+  mistakes: { line: number; message: string }[];
+  fragments: unknown[];
+  warnings: { line: number; message: string }[];
+};
+
+export type PageCache = {
+  /** The code hash every key includes (compilerCodeHash). */
+  readonly code: string;
+  get(key: string): CachedPage | undefined;
+  set(key: string, entry: CachedPage): void;
+};
+
+/**
+ * The cache of one site's pages served in `serving`, read from `dir`, for code `code`.
+ * `save` writes what this build used (call it after the load, whether or not it failed:
+ * a page that compiled keeps its entry, its mistakes included).
+ */
+export function openPageCache(
+  dir: string,
+  localesDir: string,
+  serving: readonly string[],
+  code: string,
+): PageCache & { save(): void; readonly reused: number } {
+  const name = createHash('sha256')
+    .update(`${resolve(localesDir)}\0${serving.join(',')}`)
+    .digest('hex')
+    .slice(0, 24);
+  const file = join(dir, `${name}.pack.gz`);
+  const kept = readPack(file, code);
+  const used = new Map<string, CachedPage>();
+  let reused = 0;
+  return {
+    code,
+    get(key) {
+      const entry = kept.get(key);
+      if (entry && isEntry(entry)) {
+        used.set(key, entry);
+        reused++;
+        return entry;
+      }
+      return undefined;
+    },
+    set(key, entry) {
+      used.set(key, entry);
+    },
+    get reused() {
+      return reused;
+    },
+    save() {
+      const lines = [JSON.stringify({ format: FORMAT, code })];
+      for (const [key, entry] of used) lines.push(`${key}\t${JSON.stringify(entry)}`);
+      const temporary = `${file}.${process.pid}-${threadId}.tmp`;
+      try {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(temporary, gzipSync(lines.join('\n'), { level: 1 }));
+        renameSync(temporary, file);
+      } catch {
+        // A cache that cannot be written costs the next build time, never this one's output.
+        rmSync(temporary, { force: true });
+      }
+    },
+  };
+}
+
+function readPack(file: string, code: string): Map<string, CachedPage> {
+  const entries = new Map<string, CachedPage>();
+  let text: string;
+  try {
+    text = gunzipSync(readFileSync(file)).toString();
+  } catch {
+    return entries; // None yet, or not whole: every page is compiled.
+  }
+  const lines = text.split('\n');
+  try {
+    const header = JSON.parse(lines[0]!) as { format?: unknown; code?: unknown };
+    if (header.format !== FORMAT || header.code !== code) return entries;
+  } catch {
+    return entries;
+  }
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const tab = line.indexOf('\t');
+    if (tab === -1) continue;
+    try {
+      entries.set(line.slice(0, tab), JSON.parse(line.slice(tab + 1)) as CachedPage);
+    } catch {
+      // A line that does not parse is a page compiled again.
+    }
+  }
+  return entries;
+}
+
+/** The shape loadSite relies on; anything else is compiled again. */
+function isEntry(entry: CachedPage): boolean {
+  const { page } = entry;
+  return (
+    Array.isArray(entry.links) &&
+    Array.isArray(entry.images) &&
+    typeof entry.outcome === 'string' &&
+    Array.isArray(entry.mistakes) &&
+    Array.isArray(entry.fragments) &&
+    Array.isArray(entry.warnings) &&
+    typeof page === 'object' &&
+    page !== null &&
+    typeof page.html === 'string' &&
+    typeof page.markdown === 'string' &&
+    Array.isArray(page.headings) &&
+    Array.isArray(page.sections) &&
+    typeof page.key === 'string' &&
+    typeof page.localPath === 'string'
+  );
+}
+
+/** A cache key: the hash of its parts, in order. */
+export function cacheKey(...parts: readonly unknown[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(typeof part === 'string' ? part : JSON.stringify(part) ?? 'undefined').update('\0');
+  return hash.digest('base64url');
+}
