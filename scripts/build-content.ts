@@ -58,7 +58,7 @@ type Job = {
  * loads: compact-index.ts) at `compact`.
  */
 export type BuiltIndex = { locale: string; url: string; file: string; compact: string };
-type Staged = { part: SnapshotPart; indexes: BuiltIndex[] };
+type Staged = { part: SnapshotPart; indexes: BuiltIndex[]; reused: number };
 /** A locale done; the whole site's translations and messages come with the first. */
 type Answer =
   | (Staged & { whole?: { translations: [string, string[]][]; messages: [string, CompiledMessages][]; versions: SiteVersions } })
@@ -74,6 +74,8 @@ export type CompiledContent = {
   writeSnapshot(dir: string, fingerprint: string): void;
   /** In the order of `locales`. */
   indexes: BuiltIndex[];
+  /** How many compiled pages (a fallback counts in each locale serving it) came from the content cache. */
+  reusedPages: number;
   dispose(): void;
 };
 
@@ -167,11 +169,15 @@ async function compileIn(workers: JobWorker[], settings: Settings): Promise<Omit
   const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
   if (!workers.length) {
     // Every locale in one load: a small site's sources are read once.
-    const { site, messages } = withPageCache(settings.contentCache, localesDir, locales, (pageCache) =>
+    const {
+      loaded: { site, messages },
+      reused,
+    } = withPageCache(settings.contentCache, localesDir, locales, (pageCache) =>
       loadContent(localesDir, locales, defaultLocale, { dates, ...(pageCache && { pageCache }) }),
     );
     const staged: Staged[] = [];
     for (const locale of locales) staged.push(await stageLocale(site, locale, settings.stageDir, settings.contentCache));
+    staged[0]!.reused = reused;
     return joined(site, messages, staged, locales);
   }
   // Every thread runs the one content check (load-content.ts) on its locales; their problems are joined.
@@ -222,6 +228,7 @@ function joined(
         inOrder.map((entry) => entry.part),
       ),
     indexes: inOrder.flatMap((entry) => entry.indexes),
+    reusedPages: staged.reduce((sum, entry) => sum + entry.reused, 0),
   };
 }
 
@@ -234,10 +241,10 @@ function withPageCache<T>(
   localesDir: string,
   serving: readonly string[],
   load: (pageCache: ReturnType<typeof openPageCache> | null) => T,
-): T {
+): { loaded: T; reused: number } {
   const pageCache = cache && openPageCache(join(cache.dir, 'pages'), localesDir, serving, cache.code);
   try {
-    return load(pageCache);
+    return { loaded: load(pageCache), reused: pageCache?.reused ?? 0 };
   } finally {
     pageCache?.save();
   }
@@ -246,7 +253,7 @@ function withPageCache<T>(
 /** A locale's search indexes and snapshot part, written to `stageDir` (`fromPages`, then `stageIndexes`). */
 async function stageLocale(site: Site, locale: string, stageDir: string, cache: ContentCache | null): Promise<Staged> {
   const { part, indexes } = fromPages(site, locale, stageDir, cache);
-  return { part, indexes: await stageIndexes(indexes, stageDir, cache) };
+  return { part, indexes: await stageIndexes(indexes, stageDir, cache), reused: 0 };
 }
 
 /**
@@ -259,7 +266,12 @@ type ScopeIndex = { scope: string; json: string; key: string | null; cached: boo
  * What needs the locale's compiled pages: its snapshot part, written page by page, and its
  * indexes as text. A worker drops the pages after this: the index is compacted without them.
  */
-function fromPages(site: Site, locale: string, stageDir: string, cache: ContentCache | null): { part: SnapshotPart; indexes: ScopeIndex[] } {
+function fromPages(
+  site: Site,
+  locale: string,
+  stageDir: string,
+  cache: ContentCache | null,
+): { part: SnapshotPart; indexes: ScopeIndex[] } {
   const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
   // The locale's index with the latest docs, then one per older docs version.
   const indexes = searchScopes(site, locale).map((scope): ScopeIndex => {
@@ -358,9 +370,10 @@ if (!isMainThread) {
     setHighlightCache(cacheDir);
     let answer: Answer;
     try {
-      let loaded: ReturnType<typeof loadContent> | null = withPageCache(contentCache, localesDir, [locale], (pageCache) =>
+      const withCache = withPageCache(contentCache, localesDir, [locale], (pageCache) =>
         loadContent(localesDir, locales, defaultLocale, { serving: [locale], dates: new Map(dates), ...(pageCache && { pageCache }) }),
       );
+      let loaded: ReturnType<typeof loadContent> | null = withCache.loaded;
       // The whole site's translations and messages, the same in every answer: sent with the default locale's.
       const whole =
         locale === defaultLocale
@@ -373,7 +386,7 @@ if (!isMainThread) {
       const { part, indexes } = fromPages(loaded.site, locale, stageDir, contentCache);
       // The pages are garbage from here: the indexes are parsed and compacted without them in memory.
       loaded = null;
-      answer = { part, indexes: await stageIndexes(indexes, stageDir, contentCache), ...(whole && { whole }) };
+      answer = { part, indexes: await stageIndexes(indexes, stageDir, contentCache), reused: withCache.reused, ...(whole && { whole }) };
     } catch (error) {
       answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
     }

@@ -31,7 +31,10 @@ export function compilerSourceFiles(): string[] {
 export function compilerCodeHash(): string {
   const hash = createHash('sha256').update(`${process.version}\0${process.versions.icu ?? ''}\0`);
   for (const file of [...compilerSourceFiles(), 'package-lock.json']) {
-    hash.update(`${file}\0`).update(readFileSync(join(ROOT_DIR, file))).update('\0');
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(ROOT_DIR, file)))
+      .update('\0');
   }
   return hash.digest('base64url');
 }

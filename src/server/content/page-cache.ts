@@ -143,6 +143,6 @@ function isEntry(entry: CachedPage): boolean {
 /** A cache key: the hash of its parts, in order. */
 export function cacheKey(...parts: readonly unknown[]): string {
   const hash = createHash('sha256');
-  for (const part of parts) hash.update(typeof part === 'string' ? part : JSON.stringify(part) ?? 'undefined').update('\0');
+  for (const part of parts) hash.update(typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined')).update('\0');
   return hash.digest('base64url');
 }

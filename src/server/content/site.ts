@@ -14,6 +14,7 @@ import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
 import { type CachedPage, cacheKey, type PageCache } from './page-cache.ts';
+import { CALLOUT_KINDS } from './markdown/env.ts';
 import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
@@ -609,7 +610,20 @@ function statStamp(file: string): string | undefined {
 
 function compileContext(labels: ReadonlyMap<string, MarkdownLabels>): string {
   const hash = createHash('sha256');
-  for (const [locale, label] of labels) hash.update(`${locale}\0${label.table(1)}\0${label.code(1)}\0${label.headingLink('h')}\n`);
+  // Every label the compiled HTML can carry (a placeholder stands for the numbers and headings they are given).
+  for (const [locale, label] of labels) {
+    const texts = [
+      label.table(1),
+      label.code(1),
+      label.headingLink('\u0001'),
+      label.copyCode(),
+      label.codeCopied(),
+      label.footnotes,
+      label.footnoteBack(1),
+      ...CALLOUT_KINDS.map((kind) => label.callout(kind)),
+    ];
+    hash.update(`${locale}\0${texts.join('\0')}\n`);
+  }
   return hash.digest('base64url');
 }
 
@@ -643,7 +657,12 @@ function toCached(page: SourcePage, html: string, headings: Heading[]): CachedPa
 /** A page from the page cache, as a compile makes it. */
 function fromCached(cached: CachedPage): SourcePage {
   const { html, headings, markdown, ...fields } = cached.page;
-  return { ...(fields as Omit<SourcePage, 'html' | 'headings' | 'markdown'>), html: utf8Text(html), headings: () => headings as Heading[], markdown: utf8Text(markdown) };
+  return {
+    ...(fields as Omit<SourcePage, 'html' | 'headings' | 'markdown'>),
+    html: utf8Text(html),
+    headings: () => headings as Heading[],
+    markdown: utf8Text(markdown),
+  };
 }
 
 /** Drops what the memo holds of files that are gone, so it holds no more than one compile of the site. */

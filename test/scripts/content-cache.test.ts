@@ -1,0 +1,176 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CompiledContent, compileSite, type ContentCache } from '../../scripts/build-content.ts';
+import { compilerCodeHash, compilerSourceFiles } from '../../scripts/compiler-code.ts';
+import { readSnapshot } from '../../src/server/content/snapshot.ts';
+import { MESSAGES, makeLocales, makePage } from '../helpers/content.ts';
+
+// The build keeps compiled pages and search indexes between builds (page-cache.ts,
+// index-cache.ts). What it must never do is serve a stale page: each test builds, changes
+// one input, builds again with the cache, and compares with a build without it.
+
+const LOCALES = ['en', 'de'];
+const svg = (width: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="10"></svg>`;
+
+function makeSiteTree(): string {
+  return makeLocales({
+    en: {
+      'pages/index.md': makePage({ title: 'Home' }, 'Read the [guide](/docs/guide).\n\n![Logo](/images/logo.svg)\n'),
+      'pages/docs/guide.md': makePage({ title: 'Guide' }, '## Install\n\nSee [setup](./setup#steps).\n\n```js\nconst a = 1;\n```\n'),
+      'pages/docs/setup.md': makePage({ title: 'Setup' }, '## Steps\n\nRun it.\n'),
+      'images/logo.svg': svg(10),
+    },
+    de: {
+      'pages/index.md': makePage({ title: 'Start' }, 'Lies die [Anleitung](/docs/guide).\n'),
+      'pages/docs/guide.md': makePage({ title: 'Anleitung', slug: 'anleitung' }, '## Installieren\n\nText.\n'),
+    },
+  });
+}
+
+const newCache = (code = 'code-1'): ContentCache => ({ dir: mkdtempSync(join(tmpdir(), 'polysite-cache-')), code });
+
+/** The built site as bytes: every page's HTML, headings and Markdown twin per locale, and every index file. */
+async function built(dir: string, cache: ContentCache | null, options: { workersFrom?: number; cpus?: number } = {}) {
+  const compiled = await compileSite(dir, LOCALES, 'en', { contentCache: cache, ...options });
+  try {
+    return { output: outputOf(compiled), reused: compiled.reusedPages };
+  } finally {
+    compiled.dispose();
+  }
+}
+
+function outputOf(compiled: CompiledContent) {
+  const dist = mkdtempSync(join(tmpdir(), 'polysite-cache-dist-'));
+  compiled.writeSnapshot(dist, 'fp');
+  const { site } = readSnapshot(dist, 'fp')!;
+  const pages = [...site.pages].flatMap(([locale, pages]) =>
+    [...pages].map(([key, { html, headings, markdown, sections: _sections, ...rest }]) => ({
+      locale,
+      ...rest,
+      html: html(),
+      headings: headings(),
+      markdown: markdown(),
+    })),
+  );
+  const indexes = compiled.indexes.map(({ locale, url, file, compact }) => ({
+    locale,
+    url,
+    json: readFileSync(file, 'utf8'),
+    br: readFileSync(`${file}.br`),
+    gz: readFileSync(`${file}.gz`),
+    compact: readFileSync(compact),
+  }));
+  return { pages, indexes };
+}
+
+const htmlOf = (output: Awaited<ReturnType<typeof built>>['output'], locale: string, key: string) =>
+  output.pages.find((page) => page.locale === locale && page.key === key)!.html;
+
+/** Builds with the cache, changes the site, and checks the cached rebuild is the uncached one; returns both. */
+async function afterChange(change: (dir: string) => void, code = 'code-1') {
+  const dir = makeSiteTree();
+  const cache = newCache();
+  const before = await built(dir, cache);
+  change(dir);
+  const again = await built(dir, { ...cache, code });
+  const fresh = await built(dir, null);
+  assert.deepEqual(again.output, fresh.output, 'the cached rebuild is the build without a cache');
+  return { before, again, fresh, total: fresh.output.pages.length };
+}
+
+test('a rebuild with nothing changed takes every page from the cache and makes the same pages and index files byte for byte', async () => {
+  const { before, again, fresh, total } = await afterChange(() => {});
+  assert.equal(before.reused, 0);
+  assert.equal(again.reused, total);
+  assert.deepEqual(before.output, fresh.output, 'the first, cache-filling build is the build without a cache');
+});
+
+test('a rebuild in worker threads reuses the pages each thread kept and makes the same output', async () => {
+  const dir = makeSiteTree();
+  const cache = newCache();
+  const first = await built(dir, cache, { workersFrom: 0, cpus: 2 });
+  const second = await built(dir, cache, { workersFrom: 0, cpus: 2 });
+  assert.equal(first.reused, 0);
+  assert.equal(second.reused, second.output.pages.length);
+  assert.deepEqual(second.output, (await built(dir, null)).output);
+});
+
+test('an edited page is compiled again, and only it (and its fallback copies)', async () => {
+  const { again, fresh, total } = await afterChange((dir) =>
+    writeFileSync(join(dir, 'en/pages/docs/setup.md'), makePage({ title: 'Setup' }, '## Steps\n\nRun it twice.\n')),
+  );
+  assert.match(htmlOf(fresh.output, 'en', 'docs/setup'), /Run it twice/);
+  // en's page and de's fallback of it.
+  assert.equal(again.reused, total - 2);
+});
+
+test('a linked page whose slug changed recompiles the page that links to it', async () => {
+  const { before, again } = await afterChange((dir) =>
+    writeFileSync(join(dir, 'de/pages/docs/guide.md'), makePage({ title: 'Anleitung', slug: 'handbuch' }, '## Installieren\n\nText.\n')),
+  );
+  assert.match(htmlOf(before.output, 'de', ''), /href="\/de\/docs\/anleitung"/);
+  assert.match(htmlOf(again.output, 'de', ''), /href="\/de\/docs\/handbuch"/);
+});
+
+test('a heading removed from a linked page is reported at the page that links to it, from the cache too', async () => {
+  const dir = makeSiteTree();
+  const cache = newCache();
+  await built(dir, cache);
+  writeFileSync(join(dir, 'en/pages/docs/setup.md'), makePage({ title: 'Setup' }, '## Other\n\nRun it.\n'));
+  await assert.rejects(built(dir, cache), (error: Error & { problems?: string[] }) =>
+    (error.problems ?? []).some((problem) => /guide\.md:\d+: .*#steps/.test(problem)),
+  );
+});
+
+test('a changed message (a label in the compiled HTML) is seen', async () => {
+  const { before, again } = await afterChange((dir) =>
+    writeFileSync(join(dir, 'en/messages.json'), JSON.stringify({ ...MESSAGES, 'content.copyCode': 'Copy this code' })),
+  );
+  assert.doesNotMatch(htmlOf(before.output, 'en', 'docs/guide'), /Copy this code/);
+  assert.match(htmlOf(again.output, 'en', 'docs/guide'), /Copy this code/);
+});
+
+test('an image whose bytes changed is shown by its new asset name and size', async () => {
+  const { before, again } = await afterChange((dir) => writeFileSync(join(dir, 'en/images/logo.svg'), svg(20)));
+  assert.notEqual(htmlOf(again.output, 'en', ''), htmlOf(before.output, 'en', ''));
+  assert.match(htmlOf(again.output, 'en', ''), /width="20"/);
+});
+
+test('a change to the compiler code (its hash in the key) compiles every page again', async () => {
+  const { again } = await afterChange(() => {}, 'code-2');
+  assert.equal(again.reused, 0);
+});
+
+test('a cut-off, corrupt or foreign cache is ignored: the pages are compiled and the output is right', async () => {
+  const dir = makeSiteTree();
+  const fresh = await built(dir, null);
+  for (const spoil of [
+    (file: string) => writeFileSync(file, readFileSync(file).subarray(0, 40)),
+    (file: string) => writeFileSync(file, 'not gzip at all'),
+  ]) {
+    const cache = newCache();
+    await built(dir, cache);
+    const packs = readdirSync(join(cache.dir, 'pages')).map((name) => join(cache.dir, 'pages', name));
+    assert.equal(packs.length, 1);
+    spoil(packs[0]!);
+    // Every index file spoiled too: an entry whose bytes are not those it recorded is made again.
+    for (const file of readdirSync(join(cache.dir, 'indexes'), { recursive: true })) {
+      if (String(file).endsWith('.json') && !String(file).endsWith('sums.json'))
+        writeFileSync(join(cache.dir, 'indexes', String(file)), '{"spoiled":true}');
+    }
+    const again = await built(dir, cache);
+    assert.equal(again.reused, 0);
+    assert.deepEqual(again.output, fresh.output);
+  }
+});
+
+test('the compiler code hash covers the Markdown compiler, the index writer and the installed packages', () => {
+  const files = compilerSourceFiles();
+  for (const file of ['src/server/content/site.ts', 'src/server/content/markdown.ts', 'src/routes/search/index-writer.ts']) {
+    assert.ok(files.includes(file), file);
+  }
+  assert.match(compilerCodeHash(), /^[\w-]{43}$/);
+});
