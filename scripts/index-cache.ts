@@ -28,7 +28,7 @@ export function restoreIndex(dir: string, key: string, target: IndexFiles): stri
     if (!Array.isArray(sums) || sums.length !== PARTS.length) return null;
     const bytes = PARTS.map((part) => readFileSync(join(entry, part)));
     if (bytes.some((part, i) => sha256(part) !== sums[i])) return null;
-    sources(target).forEach((file, i) => writeFileSync(file, bytes[i]!));
+    for (const [i, file] of sources(target).entries()) writeFileSync(file, bytes[i]!);
     // Used now: the oldest entries are the ones dropped past the folder's bound.
     const now = new Date();
     for (const part of [...PARTS, 'sums.json']) utimesSync(join(entry, part), now, now);

@@ -47,7 +47,7 @@ function outputOf(compiled: CompiledContent) {
   compiled.writeSnapshot(dist, 'fp');
   const { site } = readSnapshot(dist, 'fp')!;
   const pages = [...site.pages].flatMap(([locale, pages]) =>
-    [...pages].map(([key, { html, headings, markdown, sections: _sections, ...rest }]) => ({
+    [...pages].map(([, { html, headings, markdown, sections: _sections, ...rest }]) => ({
       locale,
       ...rest,
       html: html(),
