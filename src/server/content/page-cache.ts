@@ -56,32 +56,32 @@ export function openPageCache(
     .slice(0, 24);
   const file = join(dir, `${name}.pack.gz`);
   const kept = readPack(file, code);
-  const used = new Map<string, CachedPage>();
+  // Entries as their JSON's UTF-8 bytes, off the heap: a locale's pages are held once, as the pack holds them.
+  const used = new Map<string, Buffer>();
   let reused = 0;
   return {
     code,
     get(key) {
-      const entry = kept.get(key);
-      if (entry && isEntry(entry)) {
-        used.set(key, entry);
-        reused++;
-        return entry;
-      }
-      return undefined;
+      const json = kept.get(key);
+      const entry = json && parsed(json.toString());
+      if (!entry) return undefined;
+      used.set(key, json);
+      reused++;
+      return entry;
     },
     set(key, entry) {
-      used.set(key, entry);
+      used.set(key, Buffer.from(JSON.stringify(entry)));
     },
     get reused() {
       return reused;
     },
     save() {
-      const lines = [JSON.stringify({ format: FORMAT, code })];
-      for (const [key, entry] of used) lines.push(`${key}\t${JSON.stringify(entry)}`);
+      const parts: Buffer[] = [Buffer.from(JSON.stringify({ format: FORMAT, code }))];
+      for (const [key, json] of used) parts.push(Buffer.from(`\n${key}\t`), json);
       const temporary = `${file}.${process.pid}-${threadId}.tmp`;
       try {
         mkdirSync(dir, { recursive: true });
-        writeFileSync(temporary, gzipSync(lines.join('\n'), { level: 1 }));
+        writeFileSync(temporary, gzipSync(Buffer.concat(parts), { level: 1 }));
         renameSync(temporary, file);
       } catch {
         // A cache that cannot be written costs the next build time, never this one's output.
@@ -91,36 +91,46 @@ export function openPageCache(
   };
 }
 
-function readPack(file: string, code: string): Map<string, CachedPage> {
-  const entries = new Map<string, CachedPage>();
-  let text: string;
+/** A pack's entries by key, each its JSON's bytes (parsed when used: `parsed`). */
+function readPack(file: string, code: string): Map<string, Buffer> {
+  const entries = new Map<string, Buffer>();
+  let bytes: Buffer;
   try {
-    text = gunzipSync(readFileSync(file)).toString();
+    bytes = gunzipSync(readFileSync(file));
   } catch {
     return entries; // None yet, or not whole: every page is compiled.
   }
-  const lines = text.split('\n');
+  let end = bytes.indexOf(10);
   try {
-    const header = JSON.parse(lines[0]!) as { format?: unknown; code?: unknown };
+    const header = JSON.parse(bytes.subarray(0, end === -1 ? bytes.length : end).toString()) as { format?: unknown; code?: unknown };
     if (header.format !== FORMAT || header.code !== code) return entries;
   } catch {
     return entries;
   }
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const tab = line.indexOf('\t');
-    if (tab === -1) continue;
-    try {
-      entries.set(line.slice(0, tab), JSON.parse(line.slice(tab + 1)) as CachedPage);
-    } catch {
-      // A line that does not parse is a page compiled again.
-    }
+  // JSON escapes every newline and tab in its strings: each is an entry's end and its key's.
+  while (end !== -1) {
+    const start = end + 1;
+    end = bytes.indexOf(10, start);
+    const line = bytes.subarray(start, end === -1 ? bytes.length : end);
+    const tab = line.indexOf(9);
+    if (tab !== -1) entries.set(line.subarray(0, tab).toString(), line.subarray(tab + 1));
   }
   return entries;
 }
 
+/** An entry's JSON as an entry, or undefined when it does not parse or has not the shape loadSite relies on. */
+function parsed(json: string): CachedPage | undefined {
+  try {
+    const entry = JSON.parse(json) as CachedPage;
+    return isEntry(entry) ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The shape loadSite relies on; anything else is compiled again. */
 function isEntry(entry: CachedPage): boolean {
+  if (typeof entry !== 'object' || entry === null) return false;
   const { page } = entry;
   return (
     Array.isArray(entry.links) &&
