@@ -19,6 +19,19 @@ export type NavNode = Link & { children: NavNode[]; total?: number; collapsed?: 
 /** A section's pages as its page lists them: by title, under their initial. */
 export type ListingGroup = { label: string; links: Link[] };
 
+/**
+ * A section's listing that takes several pages (`<section>/~/<n>`): this page's number,
+ * how many there are, the previous and next page's paths, and every initial of the
+ * whole listing with the page it starts on (null: this one).
+ */
+export type ListingPager = {
+  page: number;
+  pages: number;
+  previous: string | null;
+  next: string | null;
+  initials: { label: string; path: string | null }[];
+};
+
 /** A heading of compiled Markdown: its anchor id, its plain text, its level (2 for `##`). */
 export type Heading = { id: string; text: string; level: number };
 
@@ -37,6 +50,8 @@ export type ScreenData =
       next: Link | null;
       /** Every page of a section too long for the sidebar, on the section's own page; absent elsewhere. */
       listing?: ListingGroup[];
+      /** Set when the listing goes on over numbered pages: `listing` is this page's part of it. */
+      listingPager?: ListingPager;
     }
   | { kind: 'blog-index'; title: string; html: string; posts: PostSummary[] }
   | {
