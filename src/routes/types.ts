@@ -20,17 +20,10 @@ export type NavNode = Link & { children: NavNode[]; total?: number; collapsed?: 
 export type ListingGroup = { label: string; links: Link[] };
 
 /**
- * A section's listing that takes several pages (`<section>/~/<n>`): this page's number,
- * how many there are, the previous and next page's paths, and every initial of the
- * whole listing with the page it starts on (null: this one).
+ * Where a page of a section's listing is among them, when the listing takes several
+ * (`<section>/~/<n>`): the screen's previous and next links lead to the neighbouring pages.
  */
-export type ListingPager = {
-  page: number;
-  pages: number;
-  previous: string | null;
-  next: string | null;
-  initials: { label: string; path: string | null }[];
-};
+export type ListingPager = { page: number; pages: number };
 
 /** A heading of compiled Markdown: its anchor id, its plain text, its level (2 for `##`). */
 export type Heading = { id: string; text: string; level: number };
@@ -50,7 +43,10 @@ export type ScreenData =
       next: Link | null;
       /** Every page of a section too long for the sidebar, on the section's own page; absent elsewhere. */
       listing?: ListingGroup[];
-      /** Set when the listing goes on over numbered pages: `listing` is this page's part of it. */
+      /**
+       * Set when the listing goes on over numbered pages: `listing` is this page's part of it,
+       * `title` (past page 1) says which page this is, and `previous` and `next` lead to its neighbours.
+       */
       listingPager?: ListingPager;
     }
   | { kind: 'blog-index'; title: string; html: string; posts: PostSummary[] }

@@ -37,14 +37,7 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: '
         )}
         <Content html={data.html} />
         {data.listing && (
-          <Listing
-            groups={data.listing}
-            pager={data.listingPager}
-            key={path}
-            locale={intl.locale}
-            label={t('docs.listing')}
-            filterLabel={t('docs.filter')}
-          />
+          <Listing groups={data.listing} key={path} locale={intl.locale} label={t('docs.listing')} filterLabel={t('docs.filter')} />
         )}
         {(data.previous || data.next) && (
           <div className="pager">

@@ -142,9 +142,9 @@ export function buildPageStore({
        * the same page; no share tags, structured data or Markdown twin, which are the section's.
        */
       const numbered = (data: PageData, page: SourcePage, number: number): PageData => {
-        const pages = data.screen.kind === 'docs' ? (data.screen.listingPager?.pages ?? 1) : 1;
         const path = listingPagePath(data.path, number);
-        const title = intl.formatMessage({ id: 'docs.listingTitle' }, { title: page.title, page: number, pages });
+        // The screen's title says which page this is ("Big, page 2 of 3").
+        const title = 'title' in data.screen ? data.screen.title : page.title;
         return {
           ...data,
           path,

@@ -42,6 +42,9 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     .filter((page) => matchRoute(page.key) === 'blog-post' && !page.unlisted)
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
+  /** "Big, page 2 of 3": a page of a section's listing, as its title and its neighbours' links say it. */
+  const listingTitle = (title: string, page: number, pages: number) =>
+    intl.formatMessage({ id: 'docs.listingTitle' }, { title, page, pages });
   // Each version's docs are a tree of their own (sidebar, previous/next), made on its first page.
   const trees = new Map<string, ReturnType<typeof docsNavigation>>();
   const docsOf = (key: string) => {
@@ -55,21 +58,40 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     return tree;
   };
 
+  /**
+   * A docs page, or a page of a section's listing: one that goes on over several pages is
+   * read in order, so the section's page leads on to page 2, the last page to what follows
+   * the section, and each page back to the one before; past page 1, the page is its list alone.
+   */
+  const docsScreen = (page: SourcePage, listingPage: number): ScreenData | null => {
+    const around = docsOf(page.key).around(page.key, listingPage);
+    const pager = around.listingPager;
+    const first = listingPage === 1;
+    if (!first && !around.listing) return null;
+    const screen = first
+      ? { kind: 'docs' as const, title: page.title, html: page.html(), toc: tableOfContents(page.headings()), ...around }
+      : { kind: 'docs' as const, title: listingTitle(page.title, listingPage, pager!.pages), html: '', toc: [], ...around };
+    if (!pager) return screen;
+    const sectionPath = linkTo(page).path;
+    const link = (number: number): Link => ({
+      title: listingTitle(page.title, number, pager.pages),
+      path: listingPagePath(sectionPath, number),
+    });
+    return {
+      ...screen,
+      previous: first ? around.previous : link(listingPage - 1),
+      next: listingPage < pager.pages ? link(listingPage + 1) : around.next,
+    };
+  };
+
   const make = (page: SourcePage, listingPage = 1): ScreenData | null => {
+    if (matchRoute(page.key) === 'docs') return docsScreen(page, listingPage);
+    if (listingPage !== 1) return null;
     const { title } = page;
-    if (listingPage !== 1) {
-      // A further page of a section's listing: the list and its pager, under the section's title and tree.
-      if (matchRoute(page.key) !== 'docs') return null;
-      const around = docsOf(page.key).around(page.key, listingPage);
-      if (!around.listing) return null;
-      return { kind: 'docs', title, html: '', toc: [], ...around, previous: null, next: null };
-    }
     const html = page.html();
     switch (matchRoute(page.key)) {
       case 'home':
         return { kind: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
-      case 'docs':
-        return { kind: 'docs', title, html, toc: tableOfContents(page.headings()), ...docsOf(page.key).around(page.key) };
       case 'blog-index':
         return { kind: 'blog-index', title, html, posts };
       case 'blog-post':
@@ -253,7 +275,7 @@ export function docsNavigation(
         sidebar,
         previous: index !== undefined && index > 0 ? order[index - 1]! : null,
         next: index !== undefined && index < order.length - 1 ? order[index + 1]! : null,
-        ...(node && sorted && listingPart(sorted, node.link.path, listingPage)),
+        ...(sorted && listingPart(sorted, listingPage)),
       };
     },
   };
@@ -261,10 +283,9 @@ export function docsNavigation(
 
 /**
  * One page of a section's listing: its groups, and when the listing takes several
- * pages, the pager (this page's place, its neighbours, every initial with the page it
- * starts on). Nothing for a page number beyond the last.
+ * pages, which one this is. Nothing for a page number beyond the last.
  */
-function listingPart(sorted: SortedListing, sectionPath: string, page: number): Pick<Around, 'listing' | 'listingPager'> {
+function listingPart(sorted: SortedListing, page: number): Pick<Around, 'listing' | 'listingPager'> {
   const pages = Math.ceil(sorted.links.length / LISTING_PAGE_SIZE);
   if (page < 1 || page > pages) return {};
   const start = (page - 1) * LISTING_PAGE_SIZE;
@@ -276,28 +297,7 @@ function listingPart(sorted: SortedListing, sectionPath: string, page: number): 
     if (last && last.label === label) last.links.push(sorted.links[i]!);
     else groups.push({ label, links: [sorted.links[i]!] });
   }
-  if (pages === 1) return { listing: groups };
-  const initials: ListingPager['initials'] = [];
-  for (let i = 0; i < sorted.initials.length; i++) {
-    const label = sorted.initials[i]!;
-    if (i > 0 && sorted.initials[i - 1] === label) continue;
-    // An initial whose pages begin on an earlier page and go on here is listed here, not there.
-    const first = Math.floor(i / LISTING_PAGE_SIZE) + 1;
-    const on = first < page && groups[0]?.label === label ? page : first;
-    if (!initials.some((known) => known.label === label)) {
-      initials.push({ label, path: on === page ? null : listingPagePath(sectionPath, on) });
-    }
-  }
-  return {
-    listing: groups,
-    listingPager: {
-      page,
-      pages,
-      previous: page > 1 ? listingPagePath(sectionPath, page - 1) : null,
-      next: page < pages ? listingPagePath(sectionPath, page + 1) : null,
-      initials,
-    },
-  };
+  return pages === 1 ? { listing: groups } : { listing: groups, listingPager: { page, pages } };
 }
 
 /**

@@ -26,8 +26,7 @@ async function page(path: string) {
   assert.equal(answer.status, 200, `${path}: ${answer.status} ${answer.headers.location ?? ''}`);
   const head = headElements(answer.body);
   const inListing = (element: { attributes: Record<string, string> }) => element.attributes.href !== undefined;
-  const listing = bodyElements(answer.body.slice(answer.body.indexOf('class="docs-listing"')), (element) => element.tag === 'ul')
-    .length;
+  const listing = bodyElements(answer.body.slice(answer.body.indexOf('class="docs-listing"')), (element) => element.tag === 'ul').length;
   const pager = bodyElements(answer.body, (element) => element.tag === 'nav' && element.attributes.class === 'listing-pager')[0];
   const links = bodyElements(answer.body, (element) => element.tag === 'a' && inListing(element)).map((a) => a.attributes.href!);
   return {
@@ -78,7 +77,10 @@ describe('a section of 600 pages', () => {
     assert.deepEqual(second.robots, ['noindex']);
     assert.deepEqual(second.alternates, [], 'no hreflang cluster for a noindex page');
     assert.match(second.title, /^Big, page 2 of 3 · /);
-    assert.deepEqual(await pagerOf('/en/docs/big/~/2'), { links: ['/en/docs/big', '/en/docs/big/~/3'], text: 'Previous pagePage 2 of 3Next page' });
+    assert.deepEqual(await pagerOf('/en/docs/big/~/2'), {
+      links: ['/en/docs/big', '/en/docs/big/~/3'],
+      text: 'Previous pagePage 2 of 3Next page',
+    });
     assert.deepEqual(await pagerOf('/en/docs/big/~/3'), { links: ['/en/docs/big/~/2'], text: 'Previous pagePage 3 of 3' });
     assert.equal((await listed('/en/docs/big/~/3')).length, COUNT - 2 * LISTING_PAGE_SIZE);
   });
