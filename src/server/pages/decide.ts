@@ -98,8 +98,8 @@ export function createDecider(
   };
 
   /**
-   * A numbered page of a section's listing (`<section>/~/<n>`): page 1 is a 308 to the
-   * section's own URL, another spelling of the path a 308 to its one path, and anything
+   * A numbered page of a section's listing (`<section>/~/<n>`): page 1 of a listing that
+   * takes several is a 308 to the section's own URL, another spelling of the path a 308 to its one path, and anything
    * else (no such section, no listing, a number that is not one or past the last page)
    * undefined: the locale's 404.
    */
@@ -113,7 +113,7 @@ export function createDecider(
     if (!found || number === null) return undefined;
     if (number === 1) {
       const first = store.find(locale, found.key);
-      if (first?.screen.kind !== 'docs' || !first.screen.listing) return undefined;
+      if (first?.screen.kind !== 'docs' || !first.screen.listingPager) return undefined;
       return { kind: 'redirect', status: 308, location: first.path + urlSafe(search), negotiated: false };
     }
     const page = store.find(locale, found.key, number);

@@ -20,55 +20,44 @@ before(async () => {
 });
 after(() => app.close());
 
-/** A served page, parsed: its head, its listing's links, its pager's links and text. */
+/** A served page's head, parsed: its title, canonical, robots and hreflang links. */
 async function page(path: string) {
   const answer = await get(app.url, path);
   assert.equal(answer.status, 200, `${path}: ${answer.status} ${answer.headers.location ?? ''}`);
   const head = headElements(answer.body);
-  const inListing = (element: { attributes: Record<string, string> }) => element.attributes.href !== undefined;
-  const listing = bodyElements(answer.body.slice(answer.body.indexOf('class="docs-listing"')), (element) => element.tag === 'ul').length;
-  const pager = bodyElements(answer.body, (element) => element.tag === 'nav' && element.attributes.class === 'listing-pager')[0];
-  const links = bodyElements(answer.body, (element) => element.tag === 'a' && inListing(element)).map((a) => a.attributes.href!);
   return {
-    answer,
     title: head.find((element) => element.tag === 'title')?.text ?? '',
     canonical: head.find((element) => element.tag === 'link' && element.attributes.rel === 'canonical')?.attributes.href,
     robots: metaValues(head, 'robots'),
     alternates: head.filter((element) => element.tag === 'link' && element.attributes.hreflang),
-    pager: pager?.text ?? null,
-    pagerLinks: bodyElements(answer.body, (element) => element.tag === 'a')
-      .filter((a) => answer.body.includes(`class="listing-pager"`))
-      .map((a) => a.attributes.href!)
-      .filter((href) => /\/~\/\d+$|\/(big|gross)$/.test(href)),
-    tools: new Set(links.filter((href) => /\/docs\/(1\.0\/)?(big|gross)\/tool\d+$/.test(href))),
-    lists: listing,
+    h1: bodyElements(answer.body, (element) => element.tag === 'h1')[0]?.text,
   };
 }
 
-/** The listing's entries of a page: links to the section's pages inside `.docs-listing`. */
+/** The listing's entries of a page: links inside `.docs-listing`. */
 async function listed(path: string): Promise<string[]> {
   const { body } = await get(app.url, path);
-  const listing = body.slice(body.indexOf('class="docs-listing"'), body.indexOf('</section>', body.indexOf('class="docs-listing"')));
+  const start = body.indexOf('class="docs-listing"');
+  if (start === -1) return [];
+  const listing = body.slice(start, body.indexOf('</section>', start));
   return [...listing.matchAll(/<li><a href="([^"]+)"/g)].map((match) => match[1]!);
 }
 
-/** The pager's previous and next links, and its text. */
-async function pagerOf(path: string): Promise<{ links: string[]; text: string } | null> {
+/** The page's previous and next links (rel="prev", rel="next"): path and text. */
+async function pagerOf(path: string): Promise<{ prev?: [string, string]; next?: [string, string] }> {
   const { body } = await get(app.url, path);
-  const [pager] = bodyElements(body, (element) => element.tag === 'nav' && element.attributes.class === 'listing-pager');
-  if (!pager) return null;
-  const start = body.indexOf('class="listing-pager"');
-  const links = [...body.slice(start, body.indexOf('</nav>', start)).matchAll(/<a href="([^"]+)"/g)].map((match) => match[1]!);
-  return { links, text: pager.text };
+  const links = bodyElements(body, (element) => element.tag === 'a' && /^(prev|next)$/.test(element.attributes.rel ?? ''));
+  return Object.fromEntries(links.map((a) => [a.attributes.rel!, [a.attributes.href!, a.text]]));
 }
 
 describe('a section of 600 pages', () => {
-  test('its own page lists the first 250 and says it is page 1 of 3, with the next page linked', async () => {
+  test('its own page lists the first 250 and leads on to page 2', async () => {
     const first = await page('/en/docs/big');
     assert.equal(first.canonical, 'https://example.test/en/docs/big');
     assert.deepEqual(first.robots, [], 'page 1 is the section’s page: indexed');
+    assert.equal(first.h1, 'Big');
     assert.equal((await listed('/en/docs/big')).length, LISTING_PAGE_SIZE);
-    assert.deepEqual(await pagerOf('/en/docs/big'), { links: ['/en/docs/big/~/2'], text: `Page 1 of ${PAGES}` });
+    assert.deepEqual((await pagerOf('/en/docs/big')).next, ['/en/docs/big/~/2', `Next: Big, page 2 of ${PAGES}`]);
   });
 
   test('each numbered page is its own canonical, noindex, titled with its number and linked to its neighbours', async () => {
@@ -77,11 +66,15 @@ describe('a section of 600 pages', () => {
     assert.deepEqual(second.robots, ['noindex']);
     assert.deepEqual(second.alternates, [], 'no hreflang cluster for a noindex page');
     assert.match(second.title, /^Big, page 2 of 3 · /);
+    assert.equal(second.h1, 'Big, page 2 of 3');
     assert.deepEqual(await pagerOf('/en/docs/big/~/2'), {
-      links: ['/en/docs/big', '/en/docs/big/~/3'],
-      text: 'Previous pagePage 2 of 3Next page',
+      prev: ['/en/docs/big', 'Previous: Big, page 1 of 3'],
+      next: ['/en/docs/big/~/3', 'Next: Big, page 3 of 3'],
     });
-    assert.deepEqual(await pagerOf('/en/docs/big/~/3'), { links: ['/en/docs/big/~/2'], text: 'Previous pagePage 3 of 3' });
+    const last = await pagerOf('/en/docs/big/~/3');
+    assert.deepEqual(last.prev, ['/en/docs/big/~/2', 'Previous: Big, page 2 of 3']);
+    assert.notEqual(last.next?.[0], undefined);
+    assert.ok(!last.next![0].includes('/~/'), `after the last page, what follows the section: ${last.next![0]}`);
     assert.equal((await listed('/en/docs/big/~/3')).length, COUNT - 2 * LISTING_PAGE_SIZE);
   });
 
@@ -92,27 +85,22 @@ describe('a section of 600 pages', () => {
     assert.equal(new Set(all).size, COUNT);
     for (let n = 0; n < COUNT; n++) assert.ok(all.includes(`/en/docs/big/tool${n}`), `tool${n}`);
   });
-
-  test('the initials bar names every initial of the whole listing, on the page it starts on', async () => {
-    // Titles `tool0`..`tool599` all start with T; page 3 links T to page 1, where it starts.
-    const { body } = await get(app.url, '/en/docs/big/~/3');
-    assert.match(body, /<p class="docs-initials"><a href="#initial-T">T<\/a><\/p>/, 'T goes on here: its heading is on this page');
-  });
 });
 
 describe('in every locale and docs version', () => {
   const cases = [
-    { path: '/de/docs/gross/~/2', pager: 'Seite 2 von 3', canonical: 'https://example.test/de/docs/gross/~/2' },
-    { path: '/ar/docs/big/~/3', pager: 'الصفحة 3 من 3', canonical: 'https://example.test/ar/docs/big/~/3' },
-    { path: '/en/docs/1.0/big/~/2', pager: 'Page 2 of 3', canonical: 'https://example.test/en/docs/1.0/big/~/2' },
-    { path: '/de/docs/1.0/gross/~/3', pager: 'Seite 3 von 3', canonical: 'https://example.test/de/docs/1.0/gross/~/3' },
+    { path: '/de/docs/gross/~/2', h1: 'Groß, Seite 2 von 3', prev: ['/de/docs/gross', 'Zurück: Groß, Seite 1 von 3'] },
+    { path: '/ar/docs/big/~/3', h1: 'Big، الصفحة 3 من 3', prev: ['/ar/docs/big/~/2', 'السابق: Big، الصفحة 2 من 3'] },
+    { path: '/en/docs/1.0/big/~/2', h1: 'Big, page 2 of 3', prev: ['/en/docs/1.0/big', 'Previous: Big, page 1 of 3'] },
+    { path: '/de/docs/1.0/gross/~/3', h1: 'Groß, Seite 3 von 3', prev: ['/de/docs/1.0/gross/~/2', 'Zurück: Groß, Seite 2 von 3'] },
   ];
-  for (const { path, pager, canonical } of cases) {
-    test(`${path} is served, its own canonical, noindex, with its pager in the page's language`, async () => {
+  for (const { path, h1, prev } of cases) {
+    test(`${path} is served, its own canonical, noindex, titled and linked in the page's language`, async () => {
       const served = await page(path);
-      assert.equal(served.canonical, canonical);
+      assert.equal(served.canonical, `https://example.test${path}`);
       assert.deepEqual(served.robots, ['noindex']);
-      assert.ok((await pagerOf(path))!.text.includes(pager), (await pagerOf(path))!.text);
+      assert.equal(served.h1, h1);
+      assert.deepEqual((await pagerOf(path)).prev, prev);
       assert.ok((await listed(path)).length > 0);
     });
   }
@@ -190,15 +178,16 @@ describe('paths that are not a numbered page', () => {
   test('what a numbered path carries goes back escaped', async () => {
     const answer = await get(app.url, '/en/docs/big/~/%3Cscript%3E');
     assert.equal(answer.status, 404);
-    assert.ok(!answer.body.includes('<script>'), 'the path is not reflected raw');
+    assert.match(answer.body, /\/en\/docs\/big\/~\/&lt;script&gt;/, 'the path is named, escaped');
+    assert.ok(!answer.body.includes('~/<script>'), 'never raw');
   });
 });
 
 describe('a section shorter than a listing page', () => {
-  test('its page lists all its pages, with no pager and no numbered pages', async () => {
+  test('its page lists all its pages, with no numbered pages', async () => {
     assert.equal((await listed('/en/docs/mid')).length, MID_SECTION);
-    assert.equal(await pagerOf('/en/docs/mid'), null);
     assert.ok(!(await get(app.url, '/en/docs/mid')).body.includes('/~/'));
+    assert.equal((await page('/en/docs/mid')).h1, 'Mid');
   });
 });
 
@@ -209,7 +198,8 @@ describe('page data and the sitemap', () => {
     assert.equal(data.status, 200);
     const { page: pageData } = JSON.parse(data.body);
     assert.equal(pageData.path, '/de/docs/gross/~/2');
-    assert.deepEqual(pageData.screen.listingPager.previous, '/de/docs/gross');
+    assert.deepEqual(pageData.screen.listingPager, { page: 2, pages: PAGES });
+    assert.equal(pageData.screen.previous.path, '/de/docs/gross');
     assert.equal(pageData.screen.listing.flatMap((group: { links: unknown[] }) => group.links).length, LISTING_PAGE_SIZE);
     const first = await get(app.url, dataUrl(build, '/de/docs/gross/~/1'));
     assert.deepEqual(JSON.parse(first.body), { redirect: '/de/docs/gross' });
