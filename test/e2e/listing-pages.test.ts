@@ -42,6 +42,9 @@ test('previous and next lead through the numbered pages by client navigation, ea
   assert.equal(await page.locator('meta[name="robots"]').count(), 0, 'the section’s page is indexed again');
 
   assert.deepEqual(documents, ['/de/docs/gross'], 'one document: every later page came as page data');
-  assert.ok(data.some((path) => path.endsWith('/de/docs/gross/~/2.json')), data.join(' '));
+  assert.ok(
+    data.some((path) => path.endsWith('/de/docs/gross/~/2.json')),
+    data.join(' '),
+  );
   await context.close();
 });

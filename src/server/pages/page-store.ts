@@ -226,7 +226,10 @@ export function buildPageStore({
       const cached = made.get(cacheKey);
       if (cached) return cached;
       const source = site.pages.get(locale)?.get(key);
-      const page = source && makers.get(locale)!.make(source, listingPage);
+      const maker = makers.get(locale);
+      // A number past the listing's last page (or of a page that lists nothing) makes nothing: one lookup, not a page.
+      if (!source || !maker || (listingPage !== 1 && listingPage > maker.listingPages(source))) return undefined;
+      const page = maker.make(source, listingPage);
       if (!page) return undefined;
       const json = JSON.stringify(page);
       sizes.set(page, json.length);
