@@ -33,6 +33,9 @@ test('previous and next lead through the numbered pages by client navigation, ea
   await page.waitForURL(`${e2e.server.url}/de/docs/gross/~/3`);
   assert.equal(await page.locator('.docs-listing li').count(), 100);
   assert.ok(await page.isVisible('.docs-listing a[href="/de/docs/gross/tool7"]'), 'the translated page, under its own title');
+  // The filter narrows the page's part of the listing (tool550..tool559 are on this page).
+  await page.fill('.docs-listing input[type="search"]', 'tool55');
+  assert.equal(await page.locator('.docs-listing li').count(), 10);
 
   await page.click('a[rel="prev"]');
   await page.waitForURL(`${e2e.server.url}/de/docs/gross/~/2`);
