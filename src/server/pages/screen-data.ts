@@ -133,8 +133,8 @@ export const SIDEBAR_WINDOW = 30;
 
 /**
  * The most entries one page of a section's listing shows. A longer listing goes on
- * over numbered pages (`<section>/~/2`), each with a pager: so a section's own page
- * does not grow with the section either.
+ * over numbered pages (`<section>/~/2`), read in order by the page's previous and next
+ * links: so a section's own page does not grow with the section either.
  */
 export const LISTING_PAGE_SIZE = 250;
 
