@@ -53,3 +53,14 @@ test('nginx answers a numbered page, its ~/1 and a page past the last as the ser
     if (status === 200) assert.equal(hosted.body, served.body, `${path}: the same bytes`);
   }
 });
+
+test('a numbered page has no Markdown twin: asked for one, nginx answers its HTML, as the server does', async () => {
+  const [served, hosted] = await Promise.all([
+    get(server.url, '/de/docs/gross/~/2', { Accept: 'text/markdown' }),
+    get(nginx.url, '/de/docs/gross/~/2', { Accept: 'text/markdown' }),
+  ]);
+  assert.equal(served.status, 200);
+  assert.equal(hosted.status, 200);
+  assert.match(String(hosted.headers['content-type']), /^text\/html/);
+  assert.equal(hosted.body, served.body);
+});
