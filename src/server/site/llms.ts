@@ -24,7 +24,6 @@ import { type DocsVersion, versionOf } from '../content/versions.ts';
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 export const LLMS_TYPE = 'text/plain; charset=utf-8';
 
-
 /** One answer: its content type and body (a stream for llms-full.txt, made as it is sent). */
 export type LlmsAnswer = { type: string; body: () => string | Readable };
 
@@ -125,7 +124,10 @@ export function buildLlmsFiles({ site, intls, publicUrl, fullMaxBytes }: Options
       if (full && isOverCap(full.locale)) {
         const { locale, section } = full;
         const heading = `# ${oneLine(section.title)}\n`;
-        return { type: LLMS_TYPE, body: () => Readable.from(capped(heading, section.pages, (page) => twinText(locale, page), fullMaxBytes)) };
+        return {
+          type: LLMS_TYPE,
+          body: () => Readable.from(capped(heading, section.pages, (page) => twinText(locale, page), fullMaxBytes)),
+        };
       }
       const twin = path.endsWith('.md') ? twins.get(path) : undefined;
       return twin && { type: MARKDOWN_TYPE, body: () => twinText(twin.locale, twin.page) };
@@ -236,7 +238,10 @@ function fullSections(site: Site, locale: string, intl: SiteIntl): FullSection[]
   const sectionOf = (key: string) => {
     if (key === 'blog' || key.startsWith('blog/')) return 'blog';
     if (key !== docs && !key.startsWith(`${docs}/`)) return '';
-    const folder = key.split('/').slice(0, depth + 1).join('/');
+    const folder = key
+      .split('/')
+      .slice(0, depth + 1)
+      .join('/');
     return folders.has(folder) ? folder : docs;
   };
   const sections = new Map<string, FullSection>();
