@@ -174,3 +174,11 @@ test('the compiler code hash covers the Markdown compiler, the index writer and 
   }
   assert.match(compilerCodeHash(), /^[\w-]{43}$/);
 });
+
+test('`--no-cache` or POLYSITE_NO_CACHE turns the build caches off', async () => {
+  const { cacheWanted } = await import('../../scripts/build.ts');
+  assert.equal(cacheWanted([], {}), true);
+  assert.equal(cacheWanted(['--no-cache'], {}), false);
+  assert.equal(cacheWanted([], { POLYSITE_NO_CACHE: '1' }), false);
+  assert.equal(cacheWanted([], { POLYSITE_NO_CACHE: '0' }), true);
+});
