@@ -1,9 +1,15 @@
 // Search index files kept between builds: a scope's index (a locale's, or a locale's for an
 // older docs version) is made again only when what it indexes changed. A frozen docs
-// version's indexes, and every locale's where no page changed, are copied instead of
+// version's indexes, and every locale's where no page changed, are linked instead of
 // made (stemming every page's text is about a third of a locale's build).
-import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+//
+// Files move in and out of the cache as hard links (a copy only across file systems): the
+// indexes are the bulk of the cache's bytes, and copying and hashing them made a first
+// build slower than one without the cache. A linked file is one file seen from two
+// folders, so an entry records each part's size and modification time and is used only
+// while they are unchanged: a file written over in place in either folder (the build's
+// output or the cache) is seen, and the index made again.
+import { copyFileSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -12,43 +18,44 @@ export type IndexFiles = { file: string; compact: string };
 
 const PARTS = ['index.json', 'index.json.br', 'index.json.gz', 'index.bin'] as const;
 
+/** Each part's size and modification time, as the entry's stamp records them. */
+type Stamp = [size: number, mtimeMs: number][];
+
 function sources({ file, compact }: IndexFiles): string[] {
   return [file, `${file}.br`, `${file}.gz`, compact];
 }
 
 /**
- * Copies the cached index of `key` to `target`'s paths; returns its JSON, or null when the
- * cache has no whole entry for it (missing, cut off, or its files not the bytes recorded
- * when it was written: then it is made again).
+ * Links the cached index of `key` to `target`'s paths; returns its JSON, or null when the
+ * cache has no whole entry for it (missing, or a part not as recorded when it was kept:
+ * then it is made again).
  */
 export function restoreIndex(dir: string, key: string, target: IndexFiles): string | null {
   const entry = join(dir, key.slice(0, 2), key);
   try {
-    const sums = JSON.parse(readFileSync(join(entry, 'sums.json'), 'utf8')) as unknown;
-    if (!Array.isArray(sums) || sums.length !== PARTS.length) return null;
-    const bytes = PARTS.map((part) => readFileSync(join(entry, part)));
-    if (bytes.some((part, i) => sha256(part) !== sums[i])) return null;
-    for (const [i, file] of sources(target).entries()) writeFileSync(file, bytes[i]!);
+    const stamp = JSON.parse(readFileSync(join(entry, 'stamp.json'), 'utf8')) as unknown;
+    if (!Array.isArray(stamp) || stamp.length !== PARTS.length) return null;
+    if (PARTS.some((part, i) => !sameStamp(stampOf(join(entry, part)), stamp[i]))) return null;
+    const json = readFileSync(join(entry, PARTS[0]));
+    for (const [i, file] of sources(target).entries()) place(join(entry, PARTS[i]!), file);
     // Used now: the oldest entries are the ones dropped past the folder's bound.
     const now = new Date();
-    for (const part of [...PARTS, 'sums.json']) utimesSync(join(entry, part), now, now);
-    return bytes[0]!.toString();
+    for (const part of PARTS) utimesSync(join(entry, part), now, now);
+    writeStamp(entry, entry);
+    return json.toString();
   } catch {
     return null;
   }
 }
 
-/** Keeps the staged index files under `key` (written to a temporary folder, then renamed: a reader never sees half). */
+/** Keeps the staged index files under `key` (linked into a temporary folder, then renamed: a reader never sees half). */
 export function keepIndex(dir: string, key: string, staged: IndexFiles): void {
   const entry = join(dir, key.slice(0, 2), key);
   const temporary = `${entry}.${process.pid}-${threadId}.tmp`;
   try {
     mkdirSync(temporary, { recursive: true });
-    const sums = sources(staged).map((file, i) => {
-      copyFileSync(file, join(temporary, PARTS[i]!));
-      return sha256(readFileSync(file));
-    });
-    writeFileSync(join(temporary, 'sums.json'), JSON.stringify(sums));
+    for (const [i, file] of sources(staged).entries()) place(file, join(temporary, PARTS[i]!));
+    writeStamp(temporary, temporary);
     rmSync(entry, { recursive: true, force: true });
     renameSync(temporary, entry);
   } catch {
@@ -57,6 +64,29 @@ export function keepIndex(dir: string, key: string, staged: IndexFiles): void {
   }
 }
 
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+/** `from` at `to` as a hard link, or a copy where a link cannot be made (another file system). */
+function place(from: string, to: string): void {
+  rmSync(to, { force: true });
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
+}
+
+function stampOf(file: string): [number, number] {
+  const { size, mtimeMs } = statSync(file);
+  return [size, mtimeMs];
+}
+
+function sameStamp(now: [number, number], kept: unknown): boolean {
+  return Array.isArray(kept) && kept[0] === now[0] && kept[1] === now[1];
+}
+
+/** Records the parts' stamps in `entry` (written beside, then renamed over the old one). */
+function writeStamp(entry: string, folder: string): void {
+  const stamp: Stamp = PARTS.map((part) => stampOf(join(folder, part)));
+  const temporary = join(entry, `stamp.json.${process.pid}-${threadId}.tmp`);
+  writeFileSync(temporary, JSON.stringify(stamp));
+  renameSync(temporary, join(entry, 'stamp.json'));
 }

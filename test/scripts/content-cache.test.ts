@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CompiledContent, compileSite, type ContentCache } from '../../scripts/build-content.ts';
@@ -158,13 +158,41 @@ test('a cut-off, corrupt or foreign cache is ignored: the pages are compiled and
     spoil(packs[0]!);
     // Every index file spoiled too: an entry whose bytes are not those it recorded is made again.
     for (const file of readdirSync(join(cache.dir, 'indexes'), { recursive: true })) {
-      if (String(file).endsWith('.json') && !String(file).endsWith('sums.json'))
+      if (String(file).endsWith('.json') && !String(file).endsWith('stamp.json'))
         writeFileSync(join(cache.dir, 'indexes', String(file)), '{"spoiled":true}');
     }
     const again = await built(dir, cache);
     assert.equal(again.reused, 0);
     assert.deepEqual(again.output, fresh.output);
   }
+});
+
+test('an index file linked from the cache stays whole when the cache is dropped, and one written over in place is made again', async () => {
+  const dir = makeSiteTree();
+  const fresh = await built(dir, null);
+  const cache = newCache();
+  await built(dir, cache);
+  // The second build links its index files out of the cache; dropping the cache leaves them whole.
+  const linked = await compileSite(dir, LOCALES, 'en', { contentCache: cache });
+  try {
+    assert.equal(linked.reusedPages, fresh.output.pages.length);
+    rmSync(join(cache.dir, 'indexes'), { recursive: true, force: true });
+    assert.deepEqual(outputOf(linked), fresh.output);
+  } finally {
+    linked.dispose();
+  }
+  // Written over in place, a staged index file changes the cached one it is linked to: that entry is not used again.
+  await built(dir, cache);
+  const spoiled = await compileSite(dir, LOCALES, 'en', { contentCache: cache });
+  try {
+    for (const { file, compact } of spoiled.indexes) {
+      writeFileSync(file, '{"spoiled":true}');
+      writeFileSync(compact, 'spoiled');
+    }
+  } finally {
+    spoiled.dispose();
+  }
+  assert.deepEqual((await built(dir, cache)).output, fresh.output);
 });
 
 test('the compiler code hash covers the Markdown compiler, the index writer and the installed packages', () => {
