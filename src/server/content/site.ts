@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
@@ -10,7 +9,7 @@ import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { folderPages } from './folder-pages.ts';
 import { plainText } from './plain-text.ts';
-import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
+import { CALLOUT_KINDS, renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
 import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
@@ -375,12 +374,14 @@ export function loadSite(
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
   const images = imageFinder(localesDir, defaultLocale);
   const fragments: FragmentLink[] = [];
-  // What every page's HTML depends on besides its source and its links: the labels.
-  // And each folder's _section.yml: a page's order and folding come from it.
-  const context =
-    memo &&
-    compileContext(labels) +
-      JSON.stringify([...sectionFiles].map(([key, section]) => [key, section.order, section.collapsed, [...(section.label ?? [])]]));
+  // What a page's HTML depends on besides its source and its links: the labels of the
+  // language it is written in (an edit to another locale's messages compiles none of its
+  // pages again), and each folder's _section.yml (a page's order and folding come from it).
+  const sectionContext =
+    memo && JSON.stringify([...sectionFiles].map(([key, section]) => [key, section.order, section.collapsed, [...(section.label ?? [])]]));
+  const contexts = new Map(
+    sectionContext === undefined ? [] : [...labels].map(([locale, label]) => [locale, `${labelsText(label)}\0${sectionContext}`]),
+  );
   /** A page's mistakes and fragment links join the site's (a reused page's too: they stop the load until it is fixed). */
   const settle = (source: Source, mistakes: readonly Mistake[], links: readonly FragmentLink[]) => {
     for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
@@ -403,6 +404,7 @@ export function loadSite(
     };
     const fragmentLink = (line: number, href: string, key: string, fragment: string) =>
       pageFragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
+    const context = contexts.get(source.locale);
     const kept = memo?.pages.get(memoKey);
     if (
       kept &&
@@ -517,7 +519,7 @@ export function loadSite(
       ...(source.generated && { generated: true }),
     };
     pages.get(servingLocale)!.set(source.key, page);
-    if (context) {
+    if (memo && context !== undefined) {
       const outcome = linkOutcome(links, resolverFor);
       memo.pages.set(memoKey, { source, context, links, outcome, page, mistakes, fragments: pageFragments });
     }
@@ -566,10 +568,18 @@ function statStamp(file: string): string | undefined {
   }
 }
 
-function compileContext(labels: ReadonlyMap<string, MarkdownLabels>): string {
-  const hash = createHash('sha256');
-  for (const [locale, label] of labels) hash.update(`${locale}\0${label.table(1)}\0${label.code(1)}\0${label.headingLink('h')}\n`);
-  return hash.digest('base64url');
+/** Every word the labels put into compiled HTML, as one string: equal strings, equal HTML. */
+function labelsText(label: MarkdownLabels): string {
+  return [
+    label.table(1),
+    label.code(1),
+    label.headingLink('h'),
+    ...CALLOUT_KINDS.map((kind) => label.callout(kind)),
+    label.footnotes,
+    label.footnoteBack(1),
+    label.copyCode(),
+    label.codeCopied(),
+  ].join('\0');
 }
 
 /**

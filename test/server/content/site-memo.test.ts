@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeLocales, makePage } from '../../helpers/content.ts';
+import { MESSAGES, makeLocales, makePage } from '../../helpers/content.ts';
 import { ContentError } from '../../../src/server/content/errors.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
 import { createSiteMemo, loadSite, type SiteMemo } from '../../../src/server/content/site.ts';
@@ -102,4 +102,22 @@ test('a heading id removed from a link target is reported at the linking page, t
     () => load(dir, memo),
     (error: unknown) => error instanceof ContentError && /guide\.md:\d+: .*#steps/.test(error.message),
   );
+});
+
+test("a changed label in one locale's messages recompiles the pages written in that language, and no other", () => {
+  const dir = siteWithLinks();
+  const memo = createSiteMemo();
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About' }, ':::note\nMind this.\n:::\n'));
+  const before = load(dir, memo);
+  assert.match(before.pages.get('en')!.get('about')!.html(), /Note/);
+  writeFileSync(join(dir, 'de/messages.json'), JSON.stringify({ ...MESSAGES, 'site.name': 'Seite', 'callout.note': 'Hinweis' }));
+  const german = load(dir, memo);
+  assert.notEqual(german.pages.get('de')!.get('docs/install'), before.pages.get('de')!.get('docs/install'), 'German text, German labels');
+  for (const [key, page] of before.pages.get('en')!) assert.equal(german.pages.get('en')!.get(key), page, `en ${key} compiled again`);
+  // The German fallback of an English page carries English labels: it is not compiled again.
+  assert.equal(german.pages.get('de')!.get('about'), before.pages.get('de')!.get('about'));
+  writeFileSync(join(dir, 'en/messages.json'), JSON.stringify({ ...MESSAGES, 'callout.note': 'Heads up' }));
+  const english = load(dir, memo);
+  assert.match(english.pages.get('en')!.get('about')!.html(), /Heads up/);
+  assert.match(english.pages.get('de')!.get('about')!.html(), /Heads up/);
 });
