@@ -119,6 +119,20 @@ type Mistake = { line: number; message: string };
 export type SiteMemo = {
   sources: Map<string, { stamp: string; source: Source }>;
   pages: Map<string, KeptPage>;
+  /** What links resolved against at the last load that completed; every kept page's links resolve so under it. */
+  links?: LinkWorld | undefined;
+};
+
+/** What a link's outcome depends on besides its page's own source (see linkOutcome). */
+type LinkWorld = {
+  read: string;
+  versions: string;
+  slugs: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  defaultKeys: ReadonlyMap<string, string>;
+  publishedKeys: ReadonlySet<string>;
+  draftFiles: ReadonlyMap<string, string>;
+  /** Only its keys count: the pages a link may name. */
+  keys: ReadonlyMap<string, unknown>;
 };
 
 /**
@@ -230,13 +244,14 @@ export function loadSite(
         continue;
       }
       for (const file of listMarkdown(tree.docsOnly ? join(pagesDir, 'docs') : pagesDir)) {
-        const unreachable = unreachableFile(relative(pagesDir, file));
+        const inPages = pathUnder(pagesDir, file);
+        const display = pathUnder(process.cwd(), file) || file;
+        const unreachable = unreachableFile(inPages);
         if (unreachable) {
-          problems.push(`${relative(process.cwd(), file) || file}: ${unreachable}`);
+          problems.push(`${display}: ${unreachable}`);
           continue;
         }
-        const display = relative(process.cwd(), file) || file;
-        const own = keyOf(relative(pagesDir, file));
+        const own = keyOf(inPages);
         const version = tree.version && isDocsKey(own) ? tree.version : undefined;
         if (!tree.docsOnly && version) {
           const taken = frozen.find((other) => current?.mount === 'docs' && (own === other.mount || own.startsWith(`${other.mount}/`)));
@@ -370,6 +385,20 @@ export function loadSite(
   };
   // What a relative link may name: a published page, or a draft (to say it is one).
   const linkKeys = draftFiles.size ? new Map<string, unknown>([...translations, ...draftFiles]) : translations;
+  // Everything a link resolves against. When it is as at the last complete load, every kept
+  // page's links resolve as they did (its outcome was checked or made then), so they are not
+  // resolved again: at 10,000 pages that is most of a reload. Unset until this load completes.
+  const linkWorld: LinkWorld | undefined = memo && {
+    read: read.join(),
+    versions: JSON.stringify(versions),
+    slugs,
+    defaultKeys,
+    publishedKeys,
+    draftFiles,
+    keys: translations,
+  };
+  const linksAsBefore = memo?.links !== undefined && sameLinkWorld(memo.links, linkWorld!);
+  if (memo) memo.links = undefined;
 
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
   const images = imageFinder(localesDir, defaultLocale);
@@ -413,7 +442,7 @@ export function loadSite(
       kept.page.localPath === served.get(source.key) &&
       kept.page.recorded === record.recorded &&
       kept.page.lastUpdated === lastUpdated &&
-      linkOutcome(kept.links, resolverFor) === kept.outcome
+      (linksAsBefore || linkOutcome(kept.links, resolverFor) === kept.outcome)
     ) {
       settle(source, kept.mistakes, kept.fragments);
       pages.get(servingLocale)!.set(source.key, kept.page);
@@ -533,7 +562,10 @@ export function loadSite(
   }
 
   problems.push(...fragmentProblems(fragments, pages));
-  if (memo) forgetGone(memo, new Set(sources), pages);
+  if (memo) {
+    forgetGone(memo, new Set(sources), pages);
+    memo.links = linkWorld;
+  }
   if (problems.length) throw new ContentError([...new Set(problems)]);
   return { locales, defaultLocale, pages, translations, paths: sitePaths(pages, defaultLocale), versions };
 }
@@ -548,6 +580,14 @@ function versionedSlug(version: DocsVersion, key: PageKey, slug: string | undefi
   const trimmed = slug.trim();
   if (trimmed === '/docs' || trimmed.startsWith('/docs/')) return `/${version.mount}${trimmed.slice('/docs'.length)}`;
   return slug;
+}
+
+/**
+ * `relative(dir, file)` for a file listed under `dir` (every page file is): its tail, without
+ * path.relative's resolving of both paths, which at 10,000 files was a tenth of a dev reload.
+ */
+function pathUnder(dir: string, file: string): string {
+  return file.startsWith(`${dir}${sep}`) ? file.slice(dir.length + 1) : relative(dir, file);
 }
 
 function isDirectory(path: string): boolean {
@@ -600,6 +640,34 @@ function linkOutcome(
     (...link) => reported.push(link),
   );
   return JSON.stringify([links.map(([href, line]) => resolve(href, line)), reported]);
+}
+
+function sameLinkWorld(a: LinkWorld, b: LinkWorld): boolean {
+  return (
+    a.read === b.read &&
+    a.versions === b.versions &&
+    sameMap(a.defaultKeys, b.defaultKeys) &&
+    sameMap(a.draftFiles, b.draftFiles) &&
+    sameKeys(a.publishedKeys, b.publishedKeys) &&
+    sameKeys(a.keys, b.keys) &&
+    a.slugs.size === b.slugs.size &&
+    [...a.slugs].every(([locale, slugs]) => {
+      const other = b.slugs.get(locale);
+      return other !== undefined && sameMap(slugs, other);
+    })
+  );
+}
+
+function sameMap<T>(a: ReadonlyMap<string, T>, b: ReadonlyMap<string, T>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (b.get(key) !== value || (value === undefined && !b.has(key))) return false;
+  return true;
+}
+
+function sameKeys(a: { size: number; keys(): Iterable<string> }, b: { size: number; has(key: string): boolean }): boolean {
+  if (a.size !== b.size) return false;
+  for (const key of a.keys()) if (!b.has(key)) return false;
+  return true;
 }
 
 /** Drops what the memo holds of files that are gone, so it holds no more than one compile of the site. */

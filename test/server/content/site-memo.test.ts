@@ -121,3 +121,18 @@ test("a changed label in one locale's messages recompiles the pages written in t
   assert.match(english.pages.get('en')!.get('about')!.html(), /Heads up/);
   assert.match(english.pages.get('de')!.get('about')!.html(), /Heads up/);
 });
+
+test('a link target renamed after loads that changed no path, and after a failed load, still recompiles the page linking to it', () => {
+  const dir = siteWithLinks();
+  const memo = createSiteMemo();
+  load(dir, memo);
+  // A text edit: every path as before, so the links are not resolved again.
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About us' }, 'No links.\n'));
+  const edited = load(dir, memo);
+  assert.equal(edited.pages.get('en')!.get('about')!.title, 'About us');
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About us' }, '[Broken](/nowhere)\n'));
+  assert.throws(() => load(dir, memo), ContentError);
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About us' }, 'No links.\n'));
+  writeFileSync(join(dir, 'en/pages/docs/install.md'), makePage({ title: 'Install', slug: 'setup' }, '## Steps {#steps}\n'));
+  assert.match(load(dir, memo).pages.get('en')!.get('docs/guide')!.html(), /href="\/en\/docs\/setup#steps"/);
+});
