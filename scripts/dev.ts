@@ -257,7 +257,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const upstream = request({ host: '127.0.0.1', port: appPort, path, method: req.method, headers }, (answer) => {
     const type = String(answer.headers['content-type']);
     // Text that may carry the site's public address (pages, page data, feeds, sitemap, robots.txt).
-    if (!/^(text\/|application\/(json|xml|atom\+xml))/.test(type)) {
+    // A content-hashed asset (scripts, styles, messages, search indexes) carries none and is
+    // passed on as it is, cache headers and all: a reload after a save takes them from the
+    // browser's cache instead of asking for every script again.
+    const immutable = /\bimmutable\b/.test(String(answer.headers['cache-control']));
+    if (immutable || !/^(text\/|application\/(json|xml|atom\+xml))/.test(type)) {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
       return;
