@@ -12,6 +12,7 @@
  * line; the last good site stays loaded) or `restart` (the set of locales changed).
  */
 import { createServer, type RequestListener } from 'node:http';
+import { gitDatesReader } from './dev-dates.ts';
 import { type Config, loadConfig } from '../src/server/config.ts';
 import { createSite } from '../src/server/http/app.ts';
 import { Lifecycle } from '../src/server/http/lifecycle.ts';
@@ -35,7 +36,11 @@ export type FromDevServer =
  */
 function loadContent(config: Config, memo: SiteMemo): LoadedContent {
   const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
-  const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, { memo, drafts: config.drafts });
+  const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, {
+    memo,
+    drafts: config.drafts,
+    dates: dates(),
+  });
   return { site, messages, built: false };
 }
 
@@ -48,6 +53,7 @@ const log = createLogger(undefined, config.logLevel);
 const manifest = readManifest(config.distDir);
 const lifecycle = new Lifecycle();
 const memo = createSiteMemo();
+const dates = gitDatesReader(config.localesDir);
 const searchMemo: SearchMemo = new Map();
 
 const NOT_YET: RequestListener = (_req, res) => {
