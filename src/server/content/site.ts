@@ -245,7 +245,8 @@ export function loadSite(
       }
       for (const file of listMarkdown(tree.docsOnly ? join(pagesDir, 'docs') : pagesDir)) {
         const inPages = pathUnder(pagesDir, file);
-        const display = pathUnder(process.cwd(), file) || file;
+        // The name a kept source was read under (a folder outside the working directory takes path.relative).
+        const display = memo?.sources.get(file)?.source.file ?? (pathUnder(process.cwd(), file) || file);
         const unreachable = unreachableFile(inPages);
         if (unreachable) {
           problems.push(`${display}: ${unreachable}`);
