@@ -118,6 +118,8 @@ type Mistake = { line: number; message: string };
  */
 export type SiteMemo = {
   sources: Map<string, { stamp: string; source: Source }>;
+  /** Each folder's page files as last listed (see LoadSiteOptions.changed). */
+  listings: Map<string, string[]>;
   pages: Map<string, KeptPage>;
   /** What links resolved against at the last load that completed; every kept page's links resolve so under it. */
   links?: LinkWorld | undefined;
@@ -152,7 +154,7 @@ type KeptPage = {
 };
 
 export function createSiteMemo(): SiteMemo {
-  return { sources: new Map(), pages: new Map() };
+  return { sources: new Map(), listings: new Map(), pages: new Map() };
 }
 
 /**
@@ -174,6 +176,13 @@ export type LoadSiteOptions = {
   serving?: readonly string[] | undefined;
   warn?: (message: string) => void;
   memo?: SiteMemo;
+  /**
+   * With `memo`: every file and folder under the content that changed since the last load,
+   * as absolute paths (the dev server's watcher reports them). A page file not named is
+   * taken as the memo last read it, without a stat, and a folder nothing named is under is
+   * not listed again. Without it, every file's size and times are checked.
+   */
+  changed?: ReadonlySet<string>;
   dates?: ReadonlyMap<string, string>;
   drafts?: 'show' | 'hide';
 };
@@ -187,6 +196,7 @@ export function loadSite(
     serving = locales,
     warn = (message) => console.warn(`warning: ${message}`),
     memo,
+    changed,
     dates = contentDates(localesDir, warn),
     drafts = 'hide',
   }: LoadSiteOptions = {},
@@ -228,6 +238,16 @@ export function loadSite(
     { version: current, root: localesDir, docsOnly: false },
     ...frozen.map((version) => ({ version, root: version.dir!, docsOnly: true })),
   ];
+  /** A folder's page files: as last listed when nothing changed under it (see `changed`). */
+  const listed = new Set<string>();
+  const listing = (dir: string): string[] => {
+    listed.add(dir);
+    const kept = memo && changed && memo.listings.get(dir);
+    if (kept && !relist(dir, kept, changed!)) return kept;
+    const files = listMarkdown(dir);
+    memo?.listings.set(dir, files);
+    return files;
+  };
   for (const locale of locales) {
     // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
     const files = new Map<string, string>();
@@ -243,7 +263,7 @@ export function loadSite(
           );
         continue;
       }
-      for (const file of listMarkdown(tree.docsOnly ? join(pagesDir, 'docs') : pagesDir)) {
+      for (const file of listing(tree.docsOnly ? join(pagesDir, 'docs') : pagesDir)) {
         const inPages = pathUnder(pagesDir, file);
         // The name a kept source was read under (a folder outside the working directory takes path.relative).
         const display = memo?.sources.get(file)?.source.file ?? (pathUnder(process.cwd(), file) || file);
@@ -276,8 +296,9 @@ export function loadSite(
           place(locale, key, display, isDraftText(fileHead(file)));
           continue;
         }
-        const stamp = memo && statStamp(file);
-        const known = stamp ? memo.sources.get(file) : undefined;
+        const kept = memo?.sources.get(file);
+        const stamp = memo && (kept && changed && !changed.has(file) ? kept.stamp : statStamp(file));
+        const known = stamp ? kept : undefined;
         if (known && known.stamp === stamp) {
           place(locale, key, display, known.source.front.draft === true, known.source);
           continue;
@@ -565,6 +586,7 @@ export function loadSite(
   problems.push(...fragmentProblems(fragments, pages));
   if (memo) {
     forgetGone(memo, new Set(sources), pages);
+    for (const dir of memo.listings.keys()) if (!listed.has(dir)) memo.listings.delete(dir);
     memo.links = linkWorld;
   }
   if (problems.length) throw new ContentError([...new Set(problems)]);
@@ -581,6 +603,28 @@ function versionedSlug(version: DocsVersion, key: PageKey, slug: string | undefi
   const trimmed = slug.trim();
   if (trimmed === '/docs' || trimmed.startsWith('/docs/')) return `/${version.mount}${trimmed.slice('/docs'.length)}`;
   return slug;
+}
+
+/**
+ * Whether a folder listed as `files` must be listed again: something changed under it (or
+ * it, or a folder above it) that is not an edit of one of its page files, still there.
+ */
+function relist(dir: string, files: readonly string[], changed: ReadonlySet<string>): boolean {
+  let known: Set<string> | undefined;
+  for (const path of changed) {
+    if (!(path === dir || path.startsWith(`${dir}${sep}`) || dir.startsWith(`${path}${sep}`))) continue;
+    known ??= new Set(files);
+    if (!known.has(path) || !isFile(path)) return true;
+  }
+  return false;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MESSAGES, makeLocales, makePage } from '../../helpers/content.ts';
 import { ContentError } from '../../../src/server/content/errors.ts';
@@ -135,4 +135,33 @@ test('a link target renamed after loads that changed no path, and after a failed
   writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About us' }, 'No links.\n'));
   writeFileSync(join(dir, 'en/pages/docs/install.md'), makePage({ title: 'Install', slug: 'setup' }, '## Steps {#steps}\n'));
   assert.match(load(dir, memo).pages.get('en')!.get('docs/guide')!.html(), /href="\/en\/docs\/setup#steps"/);
+});
+
+/** A load told what changed, as the dev server is by its watcher. */
+function loadChanged(dir: string, memo: SiteMemo, ...changed: string[]) {
+  const messages = loadMessages(dir, ['en', 'de'], 'en');
+  return loadSite(dir, ['en', 'de'], 'en', messages, { memo, changed: new Set(changed.map((file) => join(dir, file))) });
+}
+
+test('told what changed, a load reads the files named, finds new and deleted pages, and takes the rest as it read them', () => {
+  const dir = siteWithLinks();
+  const memo = createSiteMemo();
+  load(dir, memo);
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About us' }, 'No links.\n'));
+  assert.equal(loadChanged(dir, memo, 'en/pages/about.md').pages.get('en')!.get('about')!.title, 'About us');
+  // Written and not named: taken as it was read (the watcher names every file it sees change).
+  writeFileSync(join(dir, 'en/pages/docs/index.md'), makePage({ title: 'Documentation' }));
+  assert.equal(loadChanged(dir, memo).pages.get('en')!.get('docs')!.title, 'Docs');
+  // A new page in a new folder: named by its folder or by itself, it is found.
+  mkdirSync(join(dir, 'en/pages/guides'));
+  writeFileSync(join(dir, 'en/pages/guides/first.md'), makePage({ title: 'First' }));
+  assert.equal(loadChanged(dir, memo, 'en/pages/guides').pages.get('en')!.get('guides/first')!.title, 'First');
+  writeFileSync(join(dir, 'en/pages/second.md'), makePage({ title: 'Second' }));
+  assert.equal(loadChanged(dir, memo, 'en/pages/second.md').pages.get('en')!.get('second')!.title, 'Second');
+  rmSync(join(dir, 'en/pages/second.md'));
+  const gone = loadChanged(dir, memo, 'en/pages/second.md');
+  assert.equal(gone.pages.get('en')!.has('second'), false);
+  assert.equal(gone.pages.get('de')!.has('second'), false);
+  // Without the list, every file is checked: the edit not named is seen.
+  assert.equal(load(dir, memo).pages.get('en')!.get('docs')!.title, 'Documentation');
 });
