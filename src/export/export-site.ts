@@ -83,7 +83,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
       );
     }
     out.write(fileForPath(path, '.html'), await documentOf(decision.page));
-    out.write(fileForPath(dataUrl(build, path)), pageDataJson(decision.page));
+    out.write(fileForPath(dataUrl(build, path)), pageDataJson(decision.page, indexes));
     pages += 1;
   }
 
@@ -93,7 +93,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     if (searchPage.screen.kind === 'search') searchPage.screen.staticHost = true;
     const searchUrl = searchPath(locale, '');
     out.write(fileForPath(searchUrl, '.html'), await documentOf(searchPage));
-    out.write(fileForPath(dataUrl(build, searchUrl)), pageDataJson(searchPage));
+    out.write(fileForPath(dataUrl(build, searchUrl)), pageDataJson(searchPage, indexes));
     // One not-found page per locale answers every missing path: it names none.
     const notFound = await documentOf(store.notFound(locale, ''));
     out.write(`${locale}/404.html`, notFound);
