@@ -49,7 +49,10 @@ export function buildFeeds({ site, siteName: nameIn, publicUrl }: Options): Feed
   for (const locale of site.locales) {
     // By key first: a page is read only when it is the blog's (the built snapshot parses a page on its first use).
     const localePages = site.pages.get(locale)!;
-    const blogKeys = [...localePages.keys()].filter((key) => matchRoute(key) === 'blog-index' || matchRoute(key) === 'blog-post');
+    const blogKeys = [...localePages.keys()].filter((key) => {
+      const route = matchRoute(key);
+      return route === 'blog-index' || route === 'blog-post';
+    });
     const pages = blogKeys.map((key) => localePages.get(key)!);
     const blog = pages.find((page) => matchRoute(page.key) === 'blog-index');
     if (!blog) continue;
