@@ -241,10 +241,13 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
 /** A generated German docs page in the reference's eleventh section (`/de/docs/ref/s010/p5` at 2,000 pages a locale), or as near as a smaller site has. */
 function generatedPage(localesDir: string): string {
   const ref = join(localesDir, 'de', 'pages', 'docs', 'ref');
-  if (!existsSync(ref)) throw new Error('--pages: too few pages for a generated reference beside the default site');
-  const sections = readdirSync(ref)
-    .filter((name) => /^s\d+$/.test(name))
-    .sort();
+  const sections = existsSync(ref)
+    ? readdirSync(ref)
+        .filter((name) => /^s\d+$/.test(name))
+        .sort()
+    : [];
+  // N counts the default site's own pages, so a small N generates no section at all.
+  if (sections.length === 0) throw new Error('--pages: too few pages to generate a section beside the default site (try 500 or more)');
   const section = sections[Math.min(10, sections.length - 1)]!;
   const page = existsSync(join(ref, section, 'p5.md')) ? 'p5' : 'p0';
   return `/de/docs/ref/${section}/${page}`;
