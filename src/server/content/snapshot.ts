@@ -15,7 +15,10 @@ import type { Site, SourcePage } from './site.ts';
 // text in the heap. content.json is JSON lines, a header and then one line per
 // page: parsed line by line, a large site never makes one string of the whole
 // file (at 10,000 pages, 8 MB of UTF-8 is a 16 MB two-byte string, which would sit
-// in the heap as garbage until a full collection). The snapshot is used only while
+// in the heap as garbage until a full collection). Start-up parses only the head of
+// each line (the page's key and path: Entry); the page itself is parsed on its first
+// use (SnapshotPages), so the docs versions nobody reads cost no heap and no start-up
+// time beyond their paths. The snapshot is used only while
 // the content folder is exactly what was built (names, sizes, modification times,
 // locales); otherwise the server compiles from source, so an edited page is never
 // served stale.
