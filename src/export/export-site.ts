@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { LISTING_SEGMENT } from '../routes/match.ts';
 import { dataUrl } from '../routes/page-data.ts';
 import { searchPath } from '../routes/search/query.ts';
 import type { PageData } from '../routes/types.ts';
@@ -86,6 +87,17 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     out.write(fileForPath(dataUrl(build, path)), pageDataJson(decision.page, indexes));
     pages += 1;
   }
+  // A long section's further listing pages (`<section>/~/2` on), the same way: `~/2.html` beside the section's folder.
+  const listingEntries = [...store.listingPages()];
+  const listingPages = listingEntries.map((entry) => entry.path);
+  for (const path of listingPages) {
+    const decision = decide({ path, search: '', cookie: undefined, acceptLanguage: undefined });
+    if (decision.kind !== 'page' || decision.page.status !== 200)
+      throw new ExportError(`${path}: a listing page the server does not answer`);
+    out.write(fileForPath(path, '.html'), await documentOf(decision.page));
+    out.write(fileForPath(dataUrl(build, path)), pageDataJson(decision.page, indexes));
+    pages += 1;
+  }
 
   for (const locale of config.locales) {
     // One search page answers every query: the browser runs it (and says, without JavaScript, that it needs it).
@@ -131,9 +143,9 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   const tables = hostTables(config, {
     relay,
     build,
-    pages: [...[...store.entries()].map((entry) => entry.path), ...config.locales.map((locale) => searchPath(locale, ''))],
+    pages: [...[...store.entries()].map((entry) => entry.path), ...listingPages, ...config.locales.map((locale) => searchPath(locale, ''))],
     feeds: site.feeds.paths,
-    moved: movedPaths(store, config.defaultLocale),
+    moved: [...movedPaths(store, config.defaultLocale), ...movedListingPaths(store, listingEntries, config.defaultLocale)],
     criticalCss: manifest.criticalCss,
   });
   out.write('_headers', headersFile(tables));
@@ -159,6 +171,29 @@ export function movedPaths(store: Pick<PageStore, 'entries'>, defaultLocale: str
     const original = defaults.get(key);
     if (original === undefined || locale === defaultLocale) continue;
     const from = `/${locale}${original.slice(defaultLocale.length + 1)}`;
+    if (from !== path) moved.push({ from, to: path });
+  }
+  return moved;
+}
+
+/**
+ * The server's 308s into a listing's numbered pages: `<section>/~/1` to the section's own
+ * page, and the default locale's path of a numbered page under a locale that localized the
+ * section (`/de/docs/big/~/2` -> `/de/docs/gross/~/2`).
+ */
+export function movedListingPaths(
+  store: Pick<PageStore, 'entries'>,
+  listingPages: readonly { locale: string; key: string; number: number; path: string }[],
+  defaultLocale: string,
+): { from: string; to: string }[] {
+  const defaults = new Map([...store.entries()].filter((entry) => entry.locale === defaultLocale).map((entry) => [entry.key, entry.path]));
+  const moved: { from: string; to: string }[] = [];
+  for (const { locale, key, number, path } of listingPages) {
+    const section = path.slice(0, -`/${LISTING_SEGMENT}/${number}`.length);
+    if (number === 2) moved.push({ from: `${section}/${LISTING_SEGMENT}/1`, to: section });
+    const original = defaults.get(key);
+    if (original === undefined || locale === defaultLocale) continue;
+    const from = `/${locale}${original.slice(defaultLocale.length + 1)}/${LISTING_SEGMENT}/${number}`;
     if (from !== path) moved.push({ from, to: path });
   }
   return moved;

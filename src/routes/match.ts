@@ -32,3 +32,33 @@ export function matchRoute(slug: string): RouteId | null {
   }
   return null;
 }
+
+/**
+ * The segment under which a section's own page goes on, numbered (`docs/tools/~/2`):
+ * reserved, so no content path may hold it (content/paths.ts refuses a file or a
+ * `slug:` that would), and one segment that percent-encodes to itself.
+ */
+export const LISTING_SEGMENT = '~';
+
+/** The highest page number a listing path may name: six plain digits. */
+export const MAX_LISTING_PAGE = 999_999;
+
+/**
+ * A slug naming a numbered page of a section's listing (`<section>/~/<n>`): the
+ * section's slug, and the number when it is one in plain digits without a leading
+ * zero (`1`..`999999`), else null (a 404). Null for any other slug.
+ */
+export function matchListingPage(slug: string): { section: string; number: number | null } | null {
+  const cut = slug.lastIndexOf(`/${LISTING_SEGMENT}/`);
+  if (cut <= 0) return null;
+  const digits = slug.slice(cut + LISTING_SEGMENT.length + 2);
+  const number = PAGE_NUMBER.test(digits) ? Number(digits) : null;
+  return { section: slug.slice(0, cut), number };
+}
+
+const PAGE_NUMBER = /^[1-9][0-9]{0,5}$/;
+
+/** The path of a listing's page from its section's path: page 1 is the section's own. */
+export function listingPagePath(sectionPath: string, number: number): string {
+  return number === 1 ? sectionPath : `${sectionPath}/${LISTING_SEGMENT}/${number}`;
+}

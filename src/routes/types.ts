@@ -19,6 +19,12 @@ export type NavNode = Link & { children: NavNode[]; total?: number; collapsed?: 
 /** A section's pages as its page lists them: by title, under their initial. */
 export type ListingGroup = { label: string; links: Link[] };
 
+/**
+ * Where a page of a section's listing is among them, when the listing takes several
+ * (`<section>/~/<n>`): the screen's previous and next links lead to the neighbouring pages.
+ */
+export type ListingPager = { page: number; pages: number };
+
 /** A heading of compiled Markdown: its anchor id, its plain text, its level (2 for `##`). */
 export type Heading = { id: string; text: string; level: number };
 
@@ -37,6 +43,11 @@ export type ScreenData =
       next: Link | null;
       /** Every page of a section too long for the sidebar, on the section's own page; absent elsewhere. */
       listing?: ListingGroup[];
+      /**
+       * Set when the listing goes on over numbered pages: `listing` is this page's part of it,
+       * `title` (past page 1) says which page this is, and `previous` and `next` lead to its neighbours.
+       */
+      listingPager?: ListingPager;
     }
   | { kind: 'blog-index'; title: string; html: string; posts: PostSummary[] }
   | {

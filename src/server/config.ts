@@ -35,6 +35,8 @@ export type Config = Readonly<{
   pageMaxAge: number;
   /** Largest search index (KB gzip) a browser downloads; above it, the search box asks the server as you type. */
   searchIndexMaxKb: number;
+  /** llms-full.txt's cap (KB): past it, a locale's full text is split into per-section files. */
+  llmsFullMaxKb: number;
   /** Proxy hops to trust for X-Forwarded-For/-Proto; 0 trusts none. */
   trustProxy: number;
   server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderSize: number };
@@ -102,6 +104,8 @@ export function loadConfig(env: Env = process.env): Config {
     renderCache: readChoice(env, 'RENDER_CACHE', ['on', 'off'] as const, 'on') === 'on',
     pageMaxAge: readInteger(env, 'PAGE_MAX_AGE', 300, { min: 0, max: 31_536_000 }),
     searchIndexMaxKb: readInteger(env, 'SEARCH_INDEX_MAX_KB', 80, { min: 0, max: 100_000 }),
+    // 20 MB: under the per-file limit of common static hosts (Cloudflare Pages: 25 MiB).
+    llmsFullMaxKb: readInteger(env, 'LLMS_FULL_MAX_KB', 20_480, { min: 1, max: 1_000_000 }),
     trustProxy: readInteger(env, 'TRUST_PROXY', 0, { min: 0, max: 10 }),
     server: {
       headersTimeoutMs: readInteger(env, 'HEADERS_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),

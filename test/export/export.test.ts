@@ -262,6 +262,25 @@ describe('npm run export with monitoring', () => {
   });
 });
 
+describe('npm run export with a small LLMS_FULL_MAX_KB', () => {
+  test("writes each section's full file where llms-full.txt links it, under the locale's own paths", async () => {
+    const split = await runExport({ LLMS_FULL_MAX_KB: '8' });
+    try {
+      assert.equal(split.code, 0, split.stderr);
+      const full = readFileSync(join(split.out, 'de', 'llms-full.txt'), 'utf8');
+      const links = [...full.matchAll(/\]\(https:\/\/example\.test(\/[^)]+\/llms-full[^)]*\.txt)\)/g)].map((match) => match[1]!);
+      assert.ok(links.includes('/de/docs/anleitungen/llms-full.txt'), full);
+      for (const link of links) {
+        const file = join(split.out, decodeURIComponent(link));
+        assert.ok(existsSync(file), link);
+        assert.match(readFileSync(file, 'utf8'), /^# .+\n\n---\ntitle: /, link);
+      }
+    } finally {
+      removeExport(split.out);
+    }
+  });
+});
+
 describe('npm run export refuses', () => {
   test('to empty a folder that holds anything but an earlier export, and leaves it as it was', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'polysite-not-export-'));

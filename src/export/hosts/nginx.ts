@@ -259,7 +259,8 @@ export function nginxServerConf(tables: HostTables): string {
       '        add_header Vary $polysite_page_vary always;',
       ...PAGE_TYPES,
       `        error_page 404 /${locale}/404.html;`,
-      '        try_files $uri$polysite_page_file =404;',
+      // A page without a Markdown twin (a long section's numbered listing page) is its HTML whatever Accept says, as on the server.
+      '        try_files $uri$polysite_page_file $uri.html =404;',
       // Each page's Markdown twin and the locale's llms.txt files (site/llms.ts), as the server types them.
       '        location ~ \\.md$ {',
       ...headers('$polysite_cache', '            '),

@@ -1,5 +1,5 @@
 import { pagePath } from '../../routes/location.ts';
-import { matchRoute } from '../../routes/match.ts';
+import { LISTING_SEGMENT, matchRoute } from '../../routes/match.ts';
 
 // Where each page lives in each locale. A page's identity is its file's path
 // under `pages/` (its key: `about`, `docs/guides/install`, '' for home), the same
@@ -102,8 +102,8 @@ export function localizeSlugs(
 /**
  * Why no URL can reach the page a file under `pages/` would be, or null when one can:
  * a name that is empty once `.md` is cut (`.md`), a dot segment (`..md` is the path
- * segment `.`, which browsers and servers remove from URLs), or a control character or
- * backslash in a name.
+ * segment `.`, which browsers and servers remove from URLs), a control character or
+ * backslash in a name, or the segment `~` (a section's numbered pages are under it).
  */
 export function unreachableFile(relativeFile: string): string | null {
   const parts = relativeFile.split(/[\\/]/);
@@ -114,6 +114,8 @@ export function unreachableFile(relativeFile: string): string | null {
       return `its path holds the segment "${segment}", which browsers and servers remove from URLs: no URL can reach it; rename it`;
     }
     if (UNSAFE_IN_SLUG.test(segment)) return `its path holds a control character or a backslash; rename it`;
+    if (segment === LISTING_SEGMENT)
+      return `its path holds the segment "${LISTING_SEGMENT}", which names a section's numbered pages (/${LISTING_SEGMENT}/2); rename it`;
   }
   return null;
 }
@@ -138,6 +140,7 @@ function checkSlug(source: SlugSource, problems: string[]): { whole: boolean; va
     if (segment === '') return fail('has an empty segment');
     if (segment === '.' || segment === '..') return fail('holds a "." or ".." segment');
     if (UNSAFE_IN_SLUG.test(segment)) return fail('holds a control character or a backslash');
+    if (segment === LISTING_SEGMENT) return fail(`holds the segment "${LISTING_SEGMENT}", which names a section's numbered pages`);
   }
   return { whole, value };
 }

@@ -1,7 +1,7 @@
 import { negotiateLocale } from '../../i18n/negotiate.ts';
 import type { LocaleIndex } from '../../i18n/locales.ts';
 import { parseLocation, urlSafe } from '../../routes/location.ts';
-import { matchRoute } from '../../routes/match.ts';
+import { matchListingPage, matchRoute } from '../../routes/match.ts';
 import { parseSearchQuery, searchScope, searchVersion } from '../../routes/search/query.ts';
 import type { PageData } from '../../routes/types.ts';
 import type { SitePaths } from '../content/paths.ts';
@@ -78,6 +78,10 @@ export function createDecider(
           const version = searchVersion(search);
           return { kind: 'search', locale: locale, query: query.query, ...(version && { version }) };
         }
+        // The not-found page names the path decoded, as the visitor typed it; React escapes it.
+        const asked = `/${locale}${slug ? `/${slug}` : ''}`;
+        const numbered = matchListingPage(slug);
+        if (numbered) return listingPage(locale, numbered, path, search) ?? { kind: 'page', page: store.notFound(locale, asked) };
         const found = paths.find(locale, slug);
         if (found) {
           // One URL per page: the default locale's path here (`/de/about`), or another
@@ -88,10 +92,33 @@ export function createDecider(
           }
         }
         const page = found && store.find(locale, found.key);
-        // The not-found page names the path decoded, as the visitor typed it; React escapes it.
-        const asked = `/${locale}${slug ? `/${slug}` : ''}`;
         return { kind: 'page', page: page ?? store.notFound(locale, asked) };
       }
     }
   };
+
+  /**
+   * A numbered page of a section's listing (`<section>/~/<n>`): page 1 of a listing that
+   * takes several is a 308 to the section's own URL, another spelling of the path a 308 to its one path, and anything
+   * else (no such section, no listing, a number that is not one or past the last page)
+   * undefined: the locale's 404.
+   */
+  function listingPage(
+    locale: string,
+    { section, number }: { section: string; number: number | null },
+    path: string,
+    search: string,
+  ): PageDecision | undefined {
+    const found = number === null ? undefined : paths.find(locale, section);
+    if (!found || number === null) return undefined;
+    if (number === 1) {
+      const first = store.find(locale, found.key);
+      if (first?.screen.kind !== 'docs' || !first.screen.listingPager) return undefined;
+      return { kind: 'redirect', status: 308, location: first.path + urlSafe(search), negotiated: false };
+    }
+    const page = store.find(locale, found.key, number);
+    if (!page) return undefined;
+    if (page.path !== path) return { kind: 'redirect', status: 308, location: page.path + urlSafe(search), negotiated: false };
+    return { kind: 'page', page };
+  }
 }

@@ -3,6 +3,7 @@ import { directionOf } from '../../i18n/locales.ts';
 import { languageName, type LocaleMessages, localeMessages, type SiteIntl } from '../../i18n/intl.ts';
 import { makeServerIntls } from '../site/server-intl.ts';
 import { SECTIONS } from '../../routes/layout.tsx';
+import { listingPagePath } from '../../routes/match.ts';
 import type { SearchResults } from '../../routes/search/engine.ts';
 import { searchPageData } from '../../routes/search/page.ts';
 import type { EditLink, Head, LocaleLink, NavEntry, PageData, PageDate, PageVersion } from '../../routes/types.ts';
@@ -26,7 +27,8 @@ import { twinPath } from '../site/llms.ts';
  * names the requested path) is made per request.
  */
 export type PageStore = {
-  find(locale: string, key: PageKey): PageData | undefined;
+  /** `listingPage`: a further page of a section's listing (`<section>/~/2`); undefined when it has no such page. */
+  find(locale: string, key: PageKey, listingPage?: number): PageData | undefined;
   notFound(locale: string, path: string): PageData;
   /** The search page for a query and its results: `noindex` (no canonical), the switcher keeps the query. */
   searchPage(locale: string, query: string, results: SearchResults, version?: string | null): PageData;
@@ -50,6 +52,11 @@ export type PageStore = {
     archived: boolean;
     unlisted?: true;
   }>;
+  /**
+   * Every further page of every section's listing (`<section>/~/2` on): the export's,
+   * never the sitemap's (they are `noindex`). Page 1 is the section's own, in entries().
+   */
+  listingPages(): Iterable<{ locale: string; key: PageKey; number: number; path: string }>;
 };
 
 type Options = {
@@ -99,10 +106,10 @@ export function buildPageStore({
       const nameOf = (code: string) => languageName(intl, code);
       const dateOf = (iso: string | undefined): PageDate | undefined =>
         iso === undefined ? undefined : { iso, text: intl.formatDate(new Date(iso), { dateStyle: 'long', timeZone: 'UTC' }) };
-      const make = (page: SourcePage): PageData | null => {
-        const screen = screenFor(page);
+      const make = (page: SourcePage, listingPage = 1): PageData | null => {
+        const screen = screenFor(page, listingPage);
         if (!screen) return null;
-        return {
+        const data: PageData = {
           build,
           status: 200,
           locale,
@@ -126,6 +133,31 @@ export function buildPageStore({
           ...(page.draft && { draft: true as const }),
           ...versionPart(page.key),
           screen,
+        };
+        return listingPage === 1 ? data : numbered(data, page, listingPage);
+      };
+      /**
+       * A further page of a section's listing: its own path and canonical, `noindex` (the section's
+       * page is what search engines should show), titled with its number, switching language to
+       * the same page; no share tags, structured data or Markdown twin, which are the section's.
+       */
+      const numbered = (data: PageData, page: SourcePage, number: number): PageData => {
+        const path = listingPagePath(data.path, number);
+        // The screen's title says which page this is ("Big, page 2 of 3").
+        const title = 'title' in data.screen ? data.screen.title : page.title;
+        return {
+          ...data,
+          path,
+          head: {
+            title: `${title} · ${intl.formatMessage({ id: 'site.name' })}`,
+            description: data.head.description,
+            canonical: publicUrl + path,
+            alternates: [],
+            ...share.plain(locale),
+            meta: [{ name: 'robots', content: 'noindex' }],
+          },
+          locales: data.locales.map((link) => ({ ...link, path: listingPagePath(link.path, number) })),
+          outdated: null,
         };
       };
       const served = site.pages.get(locale)!;
@@ -167,7 +199,7 @@ export function buildPageStore({
         if (changed === undefined || translated === undefined || !(Date.parse(changed) > Date.parse(translated))) return notice;
         return { ...notice, changed: dateOf(changed)!, translated: dateOf(translated)! };
       };
-      return [locale, make];
+      return [locale, { make, listingPages: screenFor.listingPages }];
     }),
   );
 
@@ -188,12 +220,16 @@ export function buildPageStore({
   const etags = new WeakMap<PageData, string>();
 
   return {
-    find(locale, key) {
-      const cacheKey = `${locale}/${key}`;
+    find(locale, key, listingPage = 1) {
+      // A listing's further pages are kept beside its section's, by number (`~` is no content path's segment).
+      const cacheKey = listingPage === 1 ? `${locale}/${key}` : `${locale}/${key}/~/${listingPage}`;
       const cached = made.get(cacheKey);
       if (cached) return cached;
       const source = site.pages.get(locale)?.get(key);
-      const page = source && makers.get(locale)!(source);
+      const maker = makers.get(locale);
+      // A number past the listing's last page (or of a page that lists nothing) makes nothing: one lookup, not a page.
+      if (!source || !maker || (listingPage !== 1 && listingPage > maker.listingPages(source))) return undefined;
+      const page = maker.make(source, listingPage);
       if (!page) return undefined;
       const json = JSON.stringify(page);
       sizes.set(page, json.length);
@@ -251,6 +287,17 @@ export function buildPageStore({
               return pages.get(key)!.unlisted ? (true as const) : undefined;
             },
           };
+      }
+    },
+    *listingPages() {
+      for (const [locale, pages] of site.pages) {
+        const { listingPages } = makers.get(locale)!;
+        for (const [key, page] of pages) {
+          const count = listingPages(page);
+          for (let number = 2; number <= count; number++) {
+            yield { locale, key, number, path: listingPagePath(paths.pathOf(locale, key), number) };
+          }
+        }
       }
     },
   };

@@ -1,9 +1,9 @@
 // Each screen's data, made once at start-up from a locale's compiled pages.
 // To add a screen: a row in src/routes/table.ts, a variant of ScreenData in
 // src/routes/types.ts, a case in src/routes/app.tsx, and a case in `screenFor` here.
-import { matchRoute } from '../../routes/match.ts';
+import { listingPagePath, matchRoute } from '../../routes/match.ts';
 import { pagePath } from '../../routes/location.ts';
-import type { Heading, Link, ListingGroup, NavNode, PostSummary, ScreenData } from '../../routes/types.ts';
+import type { Heading, Link, ListingGroup, ListingPager, NavNode, PostSummary, ScreenData } from '../../routes/types.ts';
 import type { SourcePage } from '../content/site.ts';
 import type { SiteIntl } from '../../i18n/intl.ts';
 import { type SiteVersions, versionOf } from '../content/versions.ts';
@@ -16,7 +16,15 @@ const HOME_POSTS = 3;
 /** A docs page gets "On this page" from this many sections (h2) up: a shorter page is seen at a glance. */
 const TOC_MIN_SECTIONS = 3;
 
-export type ScreenMaker = (page: SourcePage) => ScreenData | null;
+/**
+ * A page's screen; `listingPage`: for a section's own page, which page of its listing
+ * (1, the default, is the section's URL). Null when the page has no screen, or the
+ * listing has no such page.
+ */
+export type ScreenMaker = ((page: SourcePage, listingPage?: number) => ScreenData | null) & {
+  /** How many pages a section's listing takes (1 for a short one, 0 for a page that lists nothing). */
+  listingPages(page: SourcePage): number;
+};
 
 /**
  * What every screen of one locale shares (the post list, the docs tree and its
@@ -37,6 +45,9 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     .filter((page) => !page.unlisted)
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
+  /** "Big, page 2 of 3": a page of a section's listing, as its title and its neighbours' links say it. */
+  const listingTitle = (title: string, page: number, pages: number) =>
+    intl.formatMessage({ id: 'docs.listingTitle' }, { title, page, pages });
   // Each version's docs are a tree of their own (sidebar, previous/next), made on its first page.
   const trees = new Map<string, ReturnType<typeof docsNavigation>>();
   const docsOf = (key: string) => {
@@ -50,14 +61,40 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     return tree;
   };
 
-  return (page) => {
+  /**
+   * A docs page, or a page of a section's listing: one that goes on over several pages is
+   * read in order, so the section's page leads on to page 2, the last page to what follows
+   * the section, and each page back to the one before; past page 1, the page is its list alone.
+   */
+  const docsScreen = (page: SourcePage, listingPage: number): ScreenData | null => {
+    const around = docsOf(page.key).around(page.key, listingPage);
+    const pager = around.listingPager;
+    const first = listingPage === 1;
+    if (!first && !around.listing) return null;
+    const screen = first
+      ? { kind: 'docs' as const, title: page.title, html: page.html(), toc: tableOfContents(page.headings()), ...around }
+      : { kind: 'docs' as const, title: listingTitle(page.title, listingPage, pager!.pages), html: '', toc: [], ...around };
+    if (!pager) return screen;
+    const sectionPath = linkTo(page).path;
+    const link = (number: number): Link => ({
+      title: listingTitle(page.title, number, pager.pages),
+      path: listingPagePath(sectionPath, number),
+    });
+    return {
+      ...screen,
+      previous: first ? around.previous : link(listingPage - 1),
+      next: listingPage < pager.pages ? link(listingPage + 1) : around.next,
+    };
+  };
+
+  const make = (page: SourcePage, listingPage = 1): ScreenData | null => {
+    if (matchRoute(page.key) === 'docs') return docsScreen(page, listingPage);
+    if (listingPage !== 1) return null;
     const { title } = page;
     const html = page.html();
     switch (matchRoute(page.key)) {
       case 'home':
         return { kind: 'home', title, html, posts: posts.slice(0, HOME_POSTS) };
-      case 'docs':
-        return { kind: 'docs', title, html, toc: tableOfContents(page.headings()), ...docsOf(page.key).around(page.key) };
       case 'blog-index':
         return { kind: 'blog-index', title, html, posts };
       case 'blog-post':
@@ -75,6 +112,9 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
         return null;
     }
   };
+  return Object.assign(make, {
+    listingPages: (page: SourcePage) => (matchRoute(page.key) === 'docs' ? docsOf(page.key).listingPages(page.key) : 0),
+  });
 }
 
 /** "On this page": the sections (h2) and their subsections (h3), for a page with enough sections; else none. */
@@ -94,13 +134,24 @@ type TreeNode = { slug: string; link: Link; children: TreeNode[]; listed: boolea
  */
 export const SIDEBAR_WINDOW = 30;
 
+/**
+ * The most entries one page of a section's listing shows. A longer listing goes on
+ * over numbered pages (`<section>/~/2`), read in order by the page's previous and next
+ * links: so a section's own page does not grow with the section either.
+ */
+export const LISTING_PAGE_SIZE = 250;
+
 type Around = {
   sidebar: NavNode[];
   previous: Link | null;
   next: Link | null;
-  /** For a section whose pages the sidebar cannot show all at once: every one of them, by title. */
+  /** For a section whose pages the sidebar cannot show all at once: every one of them, by title (one page's worth). */
   listing?: ListingGroup[];
+  listingPager?: ListingPager;
 };
+
+/** A section's pages sorted as its listing shows them, each with its initial. */
+type SortedListing = { links: Link[]; initials: string[] };
 
 /**
  * The docs tree of one locale, built once: the docs index first, then its
@@ -157,7 +208,7 @@ export function docsNavigation(
   const position = new Map(order.map((link, index) => [link.path, index]));
 
   const sidebars = new Map<string, NavNode[]>();
-  const listings = new Map<string, ListingGroup[]>();
+  const listings = new Map<string, SortedListing>();
   /** The nodes whose children are shown: the page itself and each folder above it. */
   const opened = (slug: string): Set<string> => {
     const open = new Set<string>();
@@ -188,9 +239,29 @@ export function docsNavigation(
     });
   };
   const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
+  /** The section's listing, sorted once; undefined for a page whose own page lists nothing. */
+  const listingOf = (slug: string): SortedListing | undefined => {
+    const node = nodes.get(slug);
+    if (!node || !(node.children.length > SIDEBAR_WINDOW || (node.listed && node.children.length > 0))) return undefined;
+    let listing = listings.get(slug);
+    if (!listing) {
+      listing = sortByInitial(
+        node.children.map((child) => child.link),
+        collator,
+      );
+      listings.set(slug, listing);
+    }
+    return listing;
+  };
 
   return {
-    around(slug: string): Around {
+    /** How many pages the section's listing takes: 0 when its page lists nothing. */
+    listingPages(slug: string): number {
+      const listing = listingOf(slug);
+      return listing ? Math.ceil(listing.links.length / LISTING_PAGE_SIZE) : 0;
+    },
+    /** `listingPage`: which page of the section's listing (beyond the last, there is none: no `listing`). */
+    around(slug: string, listingPage = 1): Around {
       const node = nodes.get(slug);
       // A page with no children shows the same sidebar as its parent, around itself.
       const key = node && node.children.length > 0 ? slug : parentSlug(slug);
@@ -204,43 +275,47 @@ export function docsNavigation(
         if (!windowed.any) sidebars.set(kept, sidebar);
       }
       const index = node ? position.get(node.link.path) : undefined;
-      let listing: ListingGroup[] | undefined;
-      if (node && (node.children.length > SIDEBAR_WINDOW || (node.listed && node.children.length > 0))) {
-        listing = listings.get(slug);
-        if (!listing) {
-          listing = groupByInitial(
-            node.children.map((child) => child.link),
-            collator,
-          );
-          listings.set(slug, listing);
-        }
-      }
+      const sorted = listingOf(slug);
       return {
         sidebar,
         previous: index !== undefined && index > 0 ? order[index - 1]! : null,
         next: index !== undefined && index < order.length - 1 ? order[index + 1]! : null,
-        ...(listing && { listing }),
+        ...(sorted && listingPart(sorted, listingPage)),
       };
     },
   };
 }
 
 /**
- * Links sorted by title in the locale's order, grouped under their first letter
- * (its base letter, upper case: `é` under `E`); a title that starts with no letter
- * or digit goes under `#`.
+ * One page of a section's listing: its groups, and when the listing takes several
+ * pages, which one this is. Nothing for a page number beyond the last.
  */
-export function groupByInitial(links: readonly Link[], collator: Intl.Collator): ListingGroup[] {
-  const sorted = [...links].sort((a, b) => collator.compare(a.title, b.title) || a.path.localeCompare(b.path));
+function listingPart(sorted: SortedListing, page: number): Pick<Around, 'listing' | 'listingPager'> {
+  const pages = Math.ceil(sorted.links.length / LISTING_PAGE_SIZE);
+  if (page < 1 || page > pages) return {};
+  const start = (page - 1) * LISTING_PAGE_SIZE;
+  const end = Math.min(start + LISTING_PAGE_SIZE, sorted.links.length);
   const groups: ListingGroup[] = [];
-  for (const link of sorted) {
-    const first = [...link.title.normalize('NFD').replace(/\p{M}/gu, '')][0] ?? '';
-    const label = /[\p{L}\p{N}]/u.test(first) ? first.toLocaleUpperCase() : '#';
+  for (let i = start; i < end; i++) {
+    const label = sorted.initials[i]!;
     const last = groups.at(-1);
-    if (last && last.label === label) last.links.push(link);
-    else groups.push({ label, links: [link] });
+    if (last && last.label === label) last.links.push(sorted.links[i]!);
+    else groups.push({ label, links: [sorted.links[i]!] });
   }
-  return groups;
+  return pages === 1 ? { listing: groups } : { listing: groups, listingPager: { page, pages } };
+}
+
+/**
+ * Links sorted by title in the locale's order, each with its first letter (its base
+ * letter, upper case: `é` under `E`); a title that starts with no letter or digit goes under `#`.
+ */
+function sortByInitial(links: readonly Link[], collator: Intl.Collator): SortedListing {
+  const sorted = [...links].sort((a, b) => collator.compare(a.title, b.title) || a.path.localeCompare(b.path));
+  const initials = sorted.map((link) => {
+    const first = [...link.title.normalize('NFD').replace(/\p{M}/gu, '')][0] ?? '';
+    return /[\p{L}\p{N}]/u.test(first) ? first.toLocaleUpperCase() : '#';
+  });
+  return { links: sorted, initials };
 }
 
 function navLink(page: SourcePage, linkTo: (page: SourcePage) => Link): Link {

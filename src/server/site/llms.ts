@@ -16,12 +16,13 @@ import { type DocsVersion, versionOf } from '../content/versions.ts';
 // With docs versions, a locale's llms.txt and llms-full.txt hold the latest release's docs
 // and link each other version's own llms.txt (`/<locale>/docs/<name>/llms.txt`), which
 // lists that version's docs; every version's pages have their twins.
+// A locale whose llms-full.txt would pass its cap (LLMS_FULL_MAX_KB) gets one full file per
+// section instead, under the section's path (`/de/docs/anleitungen/llms-full.txt`, also
+// `/<locale>/docs/llms-full.txt` for the docs' top-level pages and `/<locale>/blog/llms-full.txt`),
+// each capped the same way; its llms-full.txt then holds the index and links them.
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 export const LLMS_TYPE = 'text/plain; charset=utf-8';
-
-/** llms-full.txt stops adding pages past this many bytes, and says where the rest is. */
-export const LLMS_FULL_MAX_BYTES = 20 * 1024 * 1024;
 
 /** One answer: its content type and body (a stream for llms-full.txt, made as it is sent). */
 export type LlmsAnswer = { type: string; body: () => string | Readable };
@@ -44,9 +45,14 @@ type Options = {
   site: Site;
   intls: ReadonlyMap<string, SiteIntl>;
   publicUrl: string;
+  /** Past this many bytes, llms-full.txt links per-section files; a section's file stops there, saying so. */
+  fullMaxBytes: number;
 };
 
-export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
+/** A part of a locale's pages with a full file of its own when llms-full.txt is over its cap. */
+type FullSection = { key: string; title: string; path: string; pages: SourcePage[] };
+
+export function buildLlmsFiles({ site, intls, publicUrl, fullMaxBytes }: Options): LlmsFiles {
   const { pathOf } = site.paths;
   /**
    * The page whose twin is at `path`: found through the site's paths, as pages are (a map of
@@ -81,11 +87,46 @@ export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
     return text;
   };
   const files = new Map<string, LlmsAnswer>();
+  // Whether a locale's full text passes the cap: known only by making it, so made once, on
+  // the first request that needs it (one llms-full.txt's worth of work), and kept as a flag.
+  const overCap = new Map<string, boolean>();
+  const isOverCap = (locale: string) => {
+    let over = overCap.get(locale);
+    if (over === undefined) {
+      let bytes = Buffer.byteLength(indexOf(locale));
+      for (const page of fullPages(site, locale)) {
+        bytes += Buffer.byteLength(twinText(locale, page)) + 1;
+        if (bytes > fullMaxBytes) break;
+      }
+      over = bytes > fullMaxBytes;
+      overCap.set(locale, over);
+    }
+    return over;
+  };
+  // Each locale's sections and their files' paths: made on the first request that needs them.
+  let sectionIndex: { of: Map<string, FullSection[]>; byPath: Map<string, { locale: string; section: FullSection }> } | undefined;
+  const sectionsOf = () => {
+    if (!sectionIndex) {
+      sectionIndex = { of: new Map(), byPath: new Map() };
+      for (const locale of site.locales) {
+        const sections = fullSections(site, locale, intls.get(locale)!);
+        sectionIndex.of.set(locale, sections);
+        for (const section of sections) sectionIndex.byPath.set(section.path, { locale, section });
+      }
+    }
+    return sectionIndex;
+  };
   for (const locale of site.locales) {
     files.set(`/${locale}/llms.txt`, { type: LLMS_TYPE, body: () => indexOf(locale) });
     files.set(`/${locale}/llms-full.txt`, {
       type: LLMS_TYPE,
-      body: () => Readable.from(llmsFull(locale, site, indexOf(locale), (page) => twinText(locale, page))),
+      body: () => {
+        const twin = (page: SourcePage) => twinText(locale, page);
+        const text = isOverCap(locale)
+          ? sectionList(indexOf(locale), sectionsOf().of.get(locale)!, intls.get(locale)!, publicUrl)
+          : capped(indexOf(locale), fullPages(site, locale), twin, fullMaxBytes);
+        return Readable.from(text);
+      },
     });
     for (const version of olderVersions(site)) {
       files.set(versionLlmsPath(site, locale, version), { type: LLMS_TYPE, body: () => indexOf(locale, version) });
@@ -96,11 +137,21 @@ export function buildLlmsFiles({ site, intls, publicUrl }: Options): LlmsFiles {
     at(path) {
       const file = files.get(path);
       if (file) return file;
+      const full = path.endsWith('.txt') ? sectionsOf().byPath.get(path) : undefined;
+      if (full && isOverCap(full.locale)) {
+        const { locale, section } = full;
+        const heading = `# ${oneLine(section.title)}\n`;
+        return {
+          type: LLMS_TYPE,
+          body: () => Readable.from(capped(heading, section.pages, (page) => twinText(locale, page), fullMaxBytes)),
+        };
+      }
       const twin = twinAt(path);
       return twin && { type: MARKDOWN_TYPE, body: () => twinText(twin.locale, twin.page) };
     },
     *paths() {
       yield* files.keys();
+      for (const [path, { locale }] of sectionsOf().byPath) if (isOverCap(locale)) yield path;
       const twins = new Set<string>();
       for (const [locale, pages] of site.pages) for (const key of pages.keys()) twins.add(twinPath(pathOf(locale, key), locale));
       yield* twins;
@@ -181,20 +232,74 @@ function twinOf(page: SourcePage, locale: string, site: Site, publicUrl: string)
   );
 }
 
-/** llms.txt, then every page's twin, until LLMS_FULL_MAX_BYTES; past it, a line saying where the rest is. */
-function* llmsFull(locale: string, site: Site, index: string, twin: (page: SourcePage) => string): Generator<string> {
-  let bytes = Buffer.byteLength(index);
-  yield index;
+/** The pages llms-full.txt holds, in order: every listed page of the locale but older versions' docs. */
+function* fullPages(site: Site, locale: string): Generator<SourcePage> {
   for (const page of site.pages.get(locale)!.values()) {
     if (page.unlisted || versionOf(site.versions, page.key)?.latest === false) continue;
+    yield page;
+  }
+}
+
+/**
+ * The locale's full pages in sections, in their order: the docs' top-level pages, then each
+ * docs folder (`docs/<folder>`, titled by its page), the blog, then the other pages.
+ */
+function fullSections(site: Site, locale: string, intl: SiteIntl): FullSection[] {
+  const pages = site.pages.get(locale)!;
+  const docs = site.versions.find((version) => version.latest)?.mount ?? 'docs';
+  const depth = docs.split('/').length;
+  // The docs' folders: `docs/<folder>` of every key deeper than it.
+  const folders = new Set<string>();
+  for (const key of pages.keys()) {
+    const parts = key.split('/');
+    if (parts.length > depth + 1 && key.startsWith(`${docs}/`)) folders.add(parts.slice(0, depth + 1).join('/'));
+  }
+  const sectionOf = (key: string) => {
+    if (key === 'blog' || key.startsWith('blog/')) return 'blog';
+    if (key !== docs && !key.startsWith(`${docs}/`)) return '';
+    const folder = key
+      .split('/')
+      .slice(0, depth + 1)
+      .join('/');
+    return folders.has(folder) ? folder : docs;
+  };
+  const sections = new Map<string, FullSection>();
+  for (const page of fullPages(site, locale)) {
+    const key = sectionOf(page.key);
+    let section = sections.get(key);
+    if (!section) {
+      const title = key === '' ? intl.formatMessage({ id: 'llms.pages' }) : (pages.get(key)?.title ?? key);
+      // The other pages' file sits at the locale's root; a section's, under the section's path.
+      const path = key === '' ? `/${locale}/llms-full-pages.txt` : `${site.paths.pathOf(locale, key)}/llms-full.txt`;
+      section = { key, title, path, pages: [] };
+      sections.set(key, section);
+    }
+    section.pages.push(page);
+  }
+  const rank = ({ key }: FullSection) => (key === docs ? 0 : key === 'blog' ? 2 : key === '' ? 3 : 1);
+  return [...sections.values()].sort((a, b) => rank(a) - rank(b));
+}
+
+/** `head`, then each page's twin, until `maxBytes`; past it, a line saying where the rest is. */
+function* capped(head: string, pages: Iterable<SourcePage>, twin: (page: SourcePage) => string, maxBytes: number): Generator<string> {
+  let bytes = Buffer.byteLength(head);
+  yield head;
+  for (const page of pages) {
     const text = `\n${twin(page)}`;
     bytes += Buffer.byteLength(text);
-    if (bytes > LLMS_FULL_MAX_BYTES) {
-      yield `\n<!-- llms-full.txt stops at ${LLMS_FULL_MAX_BYTES / 1024 / 1024} MB: each page listed above is at its own .md URL. -->\n`;
+    if (bytes > maxBytes) {
+      yield `\n<!-- This file stops at ${Math.floor(maxBytes / 1024)} KB: each page listed in llms.txt is at its own .md URL. -->\n`;
       return;
     }
     yield text;
   }
+}
+
+/** An over-cap locale's llms-full.txt: its llms.txt, then a link to each section's full file. */
+function sectionList(index: string, sections: FullSection[], intl: SiteIntl, publicUrl: string): string {
+  const lines = ['', `## ${intl.formatMessage({ id: 'llms.fullSections' })}`, ''];
+  for (const section of sections) lines.push(`- [${oneLine(section.title)}](${publicUrl}${section.path})`);
+  return `${index}${lines.join('\n')}\n`;
 }
 
 /** Text for one Markdown list item: no line breaks, no `]` that would end the link text early. */

@@ -89,7 +89,7 @@ export function prepareContent(
     sitemap: once(() => new StoredBody(Buffer.from(buildSitemap(store, site.paths, config.publicUrl)))),
     robots: new StoredBody(Buffer.from(buildRobots(config.publicUrl))),
     feeds,
-    llms: buildLlmsFiles({ site, intls, publicUrl: config.publicUrl }),
+    llms: buildLlmsFiles({ site, intls, publicUrl: config.publicUrl, fullMaxBytes: config.llmsFullMaxKb * 1024 }),
   };
 }
 

@@ -167,6 +167,18 @@ test('a file whose name no URL can reach stops the build, naming the file', () =
   }
 });
 
+test("a file or folder named ~ stops the build, naming the file: the segment names a section's numbered pages", () => {
+  for (const name of ['docs/big/~.md', 'docs/big/~/2.md']) {
+    const dir = makeLocales({ en: { 'pages/index.md': makePage(), 'pages/docs/big/index.md': makePage(), [`pages/${name}`]: makePage() } });
+    assert.throws(
+      () => compile(dir, ['en']),
+      (error: ContentError) =>
+        error.message.includes(`en/pages/${name}: `) && /the segment "~", which names a section's numbered pages/.test(error.message),
+      name,
+    );
+  }
+});
+
 test('a page’s description is its text: Markdown in front matter is stripped', () => {
   const description = '`tar`: archive **files**, see [the guide](/docs/x).';
   const dir = makeLocales({ en: { 'pages/index.md': makePage({ description }) } });

@@ -118,6 +118,17 @@ test("a slug may not take the search page's path", () => {
   assert.match(problems[0]!, /find\.md:4: the path \/en\/search is the search page's/);
 });
 
+test("a slug may not hold the segment that names a section's numbered pages (~)", () => {
+  for (const slug of ['~', '/docs/~/2']) {
+    const { problems } = resolve([source('en', ''), source('en', 'docs/big'), source('de', 'docs/big', slug)]);
+    assert.equal(problems.length, 1, `${slug}: ${problems.join('\n')}`);
+    assert.match(
+      problems[0]!,
+      /^locales\/de\/pages\/docs\/big\.md:4: slug ".*" holds the segment "~", which names a section's numbered pages/,
+    );
+  }
+});
+
 test('another Unicode spelling of a localized path (decomposed, NFD) names the page, to be redirected to its NFC path', () => {
   const nfc = 'über-uns';
   const nfd = nfc.normalize('NFD');

@@ -60,11 +60,17 @@ test('a page of a 300-page section carries no more sidebar than one of a 40-page
   }
 });
 
-test('the section’s page links to every one of its pages, translated and not', async () => {
-  const page = await get(large.url, '/de/docs/big');
-  assert.equal(page.status, 200);
-  const listed = new Set(sectionLinks(page.body.slice(page.body.indexOf('docs-listing'))));
+test('the section’s page and its numbered page link to every one of its pages, translated and not', async () => {
+  const listed = new Set<string>();
+  let body = '';
+  for (const path of ['/de/docs/big', '/de/docs/big/~/2']) {
+    const page = await get(large.url, path);
+    assert.equal(page.status, 200, path);
+    const listing = page.body.slice(page.body.indexOf('docs-listing'), page.body.indexOf('</section>', page.body.indexOf('docs-listing')));
+    for (const link of sectionLinks(listing)) listed.add(link);
+    body += listing;
+  }
   assert.equal(listed.size, 300);
-  assert.match(page.body, /<a href="\/de\/docs\/big\/tool8" lang="en">tool8<\/a>/);
-  assert.match(page.body, /<a href="\/de\/docs\/big\/tool7">werkzeug7<\/a>/);
+  assert.match(body, /<a href="\/de\/docs\/big\/tool8" lang="en">tool8<\/a>/);
+  assert.match(body, /<a href="\/de\/docs\/big\/tool7">werkzeug7<\/a>/);
 });

@@ -60,6 +60,87 @@ describe('llms.txt', () => {
     assert.equal(full.status, 200);
     for (const title of ['Home', 'Docs', 'Install [it]', 'About']) assert.ok(full.body.includes(`title: ${title}`), title);
   });
+
+  test('under its cap, a locale has no per-section full files', async () => {
+    assert.equal((await get(app.url, '/en/docs/llms-full.txt')).status, 404);
+    assert.equal((await get(app.url, '/en/llms-full-pages.txt')).status, 404);
+  });
+});
+
+describe('llms-full.txt past its cap (LLMS_FULL_MAX_KB)', () => {
+  /** Text of about `bytes` bytes, in sentences. */
+  const prose = (bytes: number) => `${'Words that fill the page. '.repeat(Math.ceil(bytes / 26))}\n`;
+  let capped: Awaited<ReturnType<typeof serveApp>>;
+  before(async () => {
+    const dir = makeLocales({
+      en: {
+        'messages.json': realMessages('en'),
+        'pages/index.md': makePage({ title: 'Home', description: 'The start.' }),
+        'pages/about.md': makePage({ title: 'About', description: 'Who we are.' }),
+        'pages/docs/index.md': makePage({ title: 'Docs', description: 'All the docs.' }),
+        'pages/docs/start.md': makePage({ title: 'Start', description: 'First steps.', order: 1 }, prose(300)),
+        'pages/docs/guides/index.md': makePage({ title: 'Guides', description: 'How to.', order: 2 }),
+        'pages/docs/guides/a-short.md': makePage({ title: 'Short guide', description: 'Short.', order: 1 }, prose(200)),
+        // Past the cap on its own: its section's file stops before it.
+        'pages/docs/guides/b-long.md': makePage({ title: 'Long guide', description: 'Long.', order: 2 }, prose(1500)),
+        'pages/blog/index.md': makePage({ title: 'Blog', description: 'News.' }),
+        'pages/blog/hello.md': makePage({ title: 'Hello', description: 'A post.', date: '2026-01-02' }, prose(400)),
+      },
+      ar: {
+        'messages.json': realMessages('ar'),
+        'pages/index.md': makePage({ title: 'الرئيسية', description: 'البداية.' }),
+        'pages/docs/guides/index.md': makePage({ title: 'أدلة', description: 'كيف.', order: 2, slug: 'adilla' }),
+      },
+    });
+    capped = await serveApp({ LOCALES_DIR: dir, DEFAULT_LOCALE: 'en', LLMS_FULL_MAX_KB: '1' });
+  });
+  after(() => capped.close());
+
+  test("the locale's llms-full.txt is its llms.txt and a link to each section's full file, in the locale's words and paths", async () => {
+    const [en, index] = [await get(capped.url, '/en/llms-full.txt'), await get(capped.url, '/en/llms.txt')];
+    assert.equal(en.status, 200);
+    assert.ok(en.body.startsWith(index.body), 'it begins with llms.txt');
+    assert.equal(
+      en.body.slice(index.body.length),
+      `\n## ${realMessages('en')['llms.fullSections']}\n\n` +
+        '- [Docs](https://example.test/en/docs/llms-full.txt)\n' +
+        '- [Guides](https://example.test/en/docs/guides/llms-full.txt)\n' +
+        '- [Blog](https://example.test/en/blog/llms-full.txt)\n' +
+        `- [${realMessages('en')['llms.pages']}](https://example.test/en/llms-full-pages.txt)\n`,
+    );
+    assert.ok(!en.body.includes('\ntitle: '), 'no page text in it');
+    const ar = await get(capped.url, '/ar/llms-full.txt');
+    assert.match(ar.body, /\(https:\/\/example\.test\/ar\/docs\/adilla\/llms-full\.txt\)/);
+    assert.ok(ar.body.includes(`## ${realMessages('ar')['llms.fullSections']}`));
+  });
+
+  test("a section's file holds its pages' Markdown, and stops at the cap saying where the rest is", async () => {
+    const docs = await get(capped.url, '/en/docs/llms-full.txt');
+    assert.equal(docs.status, 200);
+    assert.equal(docs.headers['content-type'], 'text/plain; charset=utf-8');
+    assert.match(docs.body, /^# Docs\n/);
+    assert.ok(docs.body.includes('title: Start') && docs.body.includes('title: Docs'));
+    assert.ok(!docs.body.includes('title: Short guide'), "a folder's pages are in its own file");
+
+    const guides = await get(capped.url, '/en/docs/guides/llms-full.txt');
+    assert.ok(guides.body.includes('title: Short guide'));
+    assert.ok(!guides.body.includes('title: Long guide'));
+    assert.match(guides.body, /This file stops at 1 KB: each page listed in llms\.txt is at its own \.md URL\. -->\n$/);
+    assert.ok(Buffer.byteLength(guides.body) <= 1024 + 200, `${Buffer.byteLength(guides.body)} bytes`);
+
+    const blog = await get(capped.url, '/en/blog/llms-full.txt');
+    assert.ok(blog.body.includes('title: Hello') && !blog.body.includes('title: Start'));
+    const others = await get(capped.url, '/en/llms-full-pages.txt');
+    assert.ok(others.body.includes('title: About') && others.body.includes('title: Home'));
+  });
+
+  test("a translation's section file sits under its localized path and holds the locale's pages, fallbacks included", async () => {
+    const guides = await get(capped.url, '/ar/docs/adilla/llms-full.txt');
+    assert.equal(guides.status, 200);
+    assert.match(guides.body, /^# أدلة\n/);
+    assert.ok(guides.body.includes('title: Short guide'), 'the English page Arabic shows');
+    assert.equal((await get(capped.url, '/ar/docs/guides/llms-full.txt')).status, 404, 'not at the English path');
+  });
 });
 
 describe('Markdown twins', () => {
