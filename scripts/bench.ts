@@ -56,7 +56,7 @@ import {
   statusCounts,
   stop,
 } from './bench/harness.ts';
-import { FLAT_PAGES, generateFlatSite, generateLargeSite } from './large-site.ts';
+import { FLAT_PAGES, generatedPage, generateFlatSite, generateLargeSite } from './large-site.ts';
 import { loadInTurns, type Turns } from './bench/turns.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -236,21 +236,6 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
     rmSync(localesDir, { recursive: true, force: true });
     rmSync(distDir, { recursive: true, force: true });
   }
-}
-
-/** A generated German docs page in the reference's eleventh section (`/de/docs/ref/s010/p5` at 2,000 pages a locale), or as near as a smaller site has. */
-function generatedPage(localesDir: string): string {
-  const ref = join(localesDir, 'de', 'pages', 'docs', 'ref');
-  const sections = existsSync(ref)
-    ? readdirSync(ref)
-        .filter((name) => /^s\d+$/.test(name))
-        .sort()
-    : [];
-  // N counts the default site's own pages, so a small N generates no section at all.
-  if (sections.length === 0) throw new Error('--pages: too few pages to generate a section beside the default site (try 500 or more)');
-  const section = sections[Math.min(10, sections.length - 1)]!;
-  const page = existsSync(join(ref, section, 'p5.md')) ? 'p5' : 'p0';
-  return `/de/docs/ref/${section}/${page}`;
 }
 
 /** A page in the middle of the flat shape's largest section (`/en/docs/commands/<name>`). */

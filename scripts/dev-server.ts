@@ -12,6 +12,9 @@
  * line; the last good site stays loaded) or `restart` (the set of locales changed).
  */
 import { createServer, type RequestListener } from 'node:http';
+import { isAbsolute } from 'node:path';
+import { ContentError } from '../src/server/content/errors.ts';
+import { gitDatesReader } from './dev-dates.ts';
 import { type Config, loadConfig } from '../src/server/config.ts';
 import { createSite } from '../src/server/http/app.ts';
 import { Lifecycle } from '../src/server/http/lifecycle.ts';
@@ -22,7 +25,8 @@ import { readManifest } from '../src/server/site/manifest.ts';
 import type { SearchMemo } from '../src/server/site/site-search.ts';
 import { type LoadedContent, prepareContent } from '../src/server/site/prepare-site.ts';
 
-export type ToDevServer = { type: 'content' };
+/** `changed`: the paths under the content the watcher saw change since the last message; absent, every file is checked. */
+export type ToDevServer = { type: 'content'; changed?: string[] };
 export type FromDevServer =
   | { type: 'listening'; port: number }
   | { type: 'ready'; ms: number }
@@ -35,8 +39,32 @@ export type FromDevServer =
  */
 function loadContent(config: Config, memo: SiteMemo): LoadedContent {
   const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
-  const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, { memo, drafts: config.drafts });
-  return { site, messages, built: false };
+  try {
+    const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, {
+      memo,
+      drafts: config.drafts,
+      dates: dates(),
+      ...(unread && { changed: unread }),
+    });
+    unread = new Set();
+    return { site, messages, built: false };
+  } catch (error) {
+    // A load that ran to its end (refusing the content) has seen every change; one cut short, not.
+    if (error instanceof ContentError) unread = new Set();
+    throw error;
+  }
+}
+
+/**
+ * The files changed since the last load that ran to its end (see LoadSiteOptions.changed);
+ * undefined: every file is checked. Only for a content folder given as an absolute path,
+ * the form in which the watcher names its files.
+ */
+let unread: Set<string> | undefined;
+
+function noteChanged(changed: readonly string[] | undefined): void {
+  if (!changed || !isAbsolute(config.localesDir)) unread = undefined;
+  else if (unread) for (const path of changed) unread.add(path);
 }
 
 function tell(message: FromDevServer): void {
@@ -48,6 +76,7 @@ const log = createLogger(undefined, config.logLevel);
 const manifest = readManifest(config.distDir);
 const lifecycle = new Lifecycle();
 const memo = createSiteMemo();
+const dates = gitDatesReader(config.localesDir);
 const searchMemo: SearchMemo = new Map();
 
 const NOT_YET: RequestListener = (_req, res) => {
@@ -75,7 +104,9 @@ function reload(): void {
 }
 
 process.on('message', (message: ToDevServer) => {
-  if (message.type === 'content') reload();
+  if (message.type !== 'content') return;
+  noteChanged(message.changed);
+  reload();
 });
 // The proxy's IPC channel closes when it stops: so does this server.
 process.on('disconnect', () => process.exit(0));

@@ -19,7 +19,7 @@
 import { versionsDirOf } from '../src/server/content/versions.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type FSWatcher, watch } from 'chokidar';
 import { escapeHtml } from '../src/server/escape-html.ts';
@@ -72,6 +72,12 @@ function say(message: string) {
  */
 type Work = { rebuild: boolean; restart: boolean };
 let queued: Work | null = null;
+/**
+ * What changed under the content since the server last heard (absolute paths), for it to
+ * read those files again and trust the rest as it read them; null after the watcher
+ * reported an error, when the server checks every file.
+ */
+let changedFiles: Set<string> | null = new Set();
 let running: Promise<void> | null = null;
 
 /** Queues `work`, merged with what is queued already; a batch saved while work runs is done right after it. */
@@ -91,6 +97,9 @@ function schedule(work: Work): Promise<void> {
 
 async function perform({ rebuild, restart }: Work): Promise<void> {
   const started = performance.now();
+  // Taken now: what changes from here on is queued and told with the next reload.
+  const changed = changedFiles ? [...changedFiles] : undefined;
+  changedFiles = new Set();
   if (rebuild || restart || !child) {
     await stopChild();
     problem = null;
@@ -103,7 +112,7 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
     }
     if (!problem) problem = await startChild();
   } else {
-    problem = await askChild({ type: 'content' });
+    problem = await askChild({ type: 'content', ...(changed && { changed }) });
   }
   if (problem) process.stderr.write(`\n${problem}\n\n`);
   else say(`${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms`);
@@ -257,7 +266,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const upstream = request({ host: '127.0.0.1', port: appPort, path, method: req.method, headers }, (answer) => {
     const type = String(answer.headers['content-type']);
     // Text that may carry the site's public address (pages, page data, feeds, sitemap, robots.txt).
-    if (!/^(text\/|application\/(json|xml|atom\+xml))/.test(type)) {
+    // A content-hashed asset (scripts, styles, messages, search indexes) carries none and is
+    // passed on as it is, cache headers and all: a reload after a save takes them from the
+    // browser's cache instead of asking for every script again.
+    const immutable = /\bimmutable\b/.test(String(answer.headers['cache-control']));
+    if (immutable || !/^(text\/|application\/(json|xml|atom\+xml))/.test(type)) {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
       return;
@@ -317,6 +330,7 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
   });
   watcher.on('all', (event, path) => {
     if (!matters(event, path)) return;
+    changedFiles?.add(resolve(path));
     batch.add(path);
     if (timer === undefined)
       timer = setTimeout(() => {
@@ -326,7 +340,11 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
         onBatch(files);
       }, BATCH_MS);
   });
-  watcher.on('error', (error) => say(`watching: ${(error as Error).message}`));
+  watcher.on('error', (error) => {
+    // An event may have been lost: the next reload checks every file.
+    changedFiles = null;
+    say(`watching: ${(error as Error).message}`);
+  });
   return watcher;
 }
 

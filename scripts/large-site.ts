@@ -2,7 +2,7 @@
 // the default site's locales, plus, per locale, a reference section of nested docs pages
 // (`docs/ref/<section>/<page>`) and blog posts, each a copy of a real page of that locale
 // with internal links to its neighbours.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -207,4 +207,19 @@ export function generateVersionedSite(
   const list = { current: { label: `${versions}.0`, released: true }, versions: names.map((name) => ({ name })) };
   writeFileSync(join(root, 'versions', 'versions.json'), `${JSON.stringify(list, null, 2)}\n`);
   return { root, localesDir, names };
+}
+
+/** A generated German docs page in the reference's eleventh section (`/de/docs/ref/s010/p5` at 2,000 pages a locale), or as near as a smaller site has. */
+export function generatedPage(localesDir: string): string {
+  const ref = join(localesDir, 'de', 'pages', 'docs', 'ref');
+  const sections = existsSync(ref)
+    ? readdirSync(ref)
+        .filter((name) => /^s\d+$/.test(name))
+        .sort()
+    : [];
+  // N counts the default site's own pages, so a small N generates no section at all.
+  if (sections.length === 0) throw new Error('--pages: too few pages to generate a section beside the default site (try 500 or more)');
+  const section = sections[Math.min(10, sections.length - 1)]!;
+  const page = existsSync(join(ref, section, 'p5.md')) ? 'p5' : 'p0';
+  return `/de/docs/ref/${section}/${page}`;
 }

@@ -120,6 +120,8 @@ export async function devPass(): Promise<void> {
           () => 'h1',
         ),
       );
+      // One tab per pass: a tab left open reloads at every save too, and would be timed with it.
+      await page.context().close();
       const messages = join(dev.project, 'locales/de/messages.json');
       const catalog = readFileSync(messages, 'utf8');
       page = await open(browser, `${dev.url}/de`);
@@ -135,6 +137,7 @@ export async function devPass(): Promise<void> {
       );
       const screen = join(dev.project, 'src/routes/screens/not-found.tsx');
       const code = readFileSync(screen, 'utf8');
+      await page.context().close();
       page = await (await browser.newContext()).newPage();
       await page.goto(`${dev.url}/en/nope`);
       await page.waitForSelector('html[data-hydrated]');

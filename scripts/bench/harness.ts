@@ -22,7 +22,12 @@ export type Server = { child: ChildProcess; url: string; coldStartMs: number; en
 /** Starts the built server with the Procfile's command; resolves at the first 200 for `probe` (the cold start). */
 export async function startServer(env: Record<string, string>, probe: string, timeoutMs = 60_000): Promise<Server> {
   const port = await freePort();
-  const command = readFileSync(join(ROOT_DIR, 'Procfile'), 'utf8').match(/^web:\s*(.+)$/m)![1]!;
+  const procfile = readFileSync(join(ROOT_DIR, 'Procfile'), 'utf8').match(/^web:\s*(.+)$/m)![1]!;
+  // The Procfile names the bundle under dist/; a build into DIST_DIR wrote its own there, and
+  // the root's may be another (or an older) build's.
+  const bundle = /(?<=^|\s)dist\/server\/main\.js(?=\s|$)/;
+  if (env.DIST_DIR && !bundle.test(procfile)) throw new Error("the Procfile's web command does not name dist/server/main.js");
+  const command = env.DIST_DIR ? procfile.replace(bundle, () => quoted(join(env.DIST_DIR!, 'server', 'main.js'))) : procfile;
   const started = performance.now();
   const child = spawn(
     hasTaskset ? 'taskset' : 'bash',
@@ -44,6 +49,11 @@ export async function startServer(env: Record<string, string>, probe: string, ti
     if (performance.now() - started > timeoutMs) throw new Error(`server did not answer within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** A path as one bash word. */
+function quoted(path: string): string {
+  return `'${path.replaceAll("'", "'\\''")}'`;
 }
 
 export type LoadOptions = { connections: number; seconds: number; warmupSeconds: number };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ROOT_DIR } from '../../src/server/config.ts';
 import { crawl, cpuSeconds, fmt, median, peakRss, rss, run, type Server, startServer, stop } from './harness.ts';
 import { loadInTurns } from './turns.ts';
-import { generateLargeSite, generateVersionedSite } from '../large-site.ts';
+import { generatedPage, generateLargeSite, generateVersionedSite } from '../large-site.ts';
 
 /** The page every start waits for, and the page compared: a generated docs page of the latest version. */
 const PROBE = '/de/docs/anleitungen/installation';
@@ -27,7 +27,7 @@ export async function versionsPass(pages: number, versions: number): Promise<voi
   const dists = [mkdtempSync(join(tmpdir(), 'polysite-versioned-dist-')), mkdtempSync(join(tmpdir(), 'polysite-plain-dist-'))];
   const env = { LOCALES_DIR: versioned.localesDir, DIST_DIR: dists[0]! };
   const plainEnv = { LOCALES_DIR: plainDir, DIST_DIR: dists[1]! };
-  const page = generatedPage();
+  const page = generatedPage(versioned.localesDir);
   try {
     const started = performance.now();
     run('npm', ['run', '--silent', 'build'], env, 'ignore');
@@ -95,11 +95,6 @@ export async function versionsPass(pages: number, versions: number): Promise<voi
     rmSync(plainDir, { recursive: true, force: true });
     for (const dist of dists) rmSync(dist, { recursive: true, force: true });
   }
-}
-
-/** A generated German docs page of the latest version, in the reference's eleventh section. */
-function generatedPage(): string {
-  return '/de/docs/ref/s010/p5';
 }
 
 async function weight(server: Server, path: string): Promise<number> {

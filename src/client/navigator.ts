@@ -50,7 +50,14 @@ export function createNavigator({ store, messages: first, messageUrls, indexes, 
   // A page is shown once its locale's messages are here (the loader waits for them).
   const intlFor = (locale: string) => intlOf(messages.get(locale)!);
   const local = localPages(indexes, search, initialPage);
-  const loader = createPageLoader(initialPage.build, messageUrls, (locale) => messages.get(locale), local);
+  // The search source and local pages read `indexes`: what a page's data adds is theirs too.
+  const loader = createPageLoader(
+    initialPage.build,
+    messageUrls,
+    (locale) => messages.get(locale),
+    local,
+    (found) => Object.assign(indexes, found),
+  );
   const scroll = createScrollMemory();
 
   const setState = (next: NavState) => store.set(next);

@@ -1,6 +1,6 @@
 import type { LocaleMessages } from '../i18n/intl.ts';
 import { dataUrl } from '../routes/page-data.ts';
-import type { MessageUrls, PageData } from '../routes/types.ts';
+import type { MessageUrls, PageData, SearchIndexes } from '../routes/types.ts';
 import { noteLocale } from './local-pages.ts';
 
 /**
@@ -28,6 +28,8 @@ export function createPageLoader(
   messageUrls: MessageUrls,
   knownMessages: (locale: string) => LocaleMessages | undefined,
   local: LocalPages,
+  /** Where a page's search indexes are, as its data names them (a document names only its own docs version's). */
+  learnIndexes: (indexes: SearchIndexes) => void = () => {},
 ) {
   const cache = new Map<string, Promise<LoadResult>>();
 
@@ -44,10 +46,11 @@ export function createPageLoader(
   }
 
   async function fetchPage(path: string, signal?: AbortSignal): Promise<LoadResult> {
-    const body = await fetchJson<{ page?: PageData; redirect?: string }>(dataUrl(build, path), signal);
+    const body = await fetchJson<{ page?: PageData; redirect?: string; search?: SearchIndexes }>(dataUrl(build, path), signal);
     if (typeof body?.redirect === 'string') return { kind: 'redirect', to: body.redirect };
     if (body?.page?.build === build) {
       noteLocale(body.page);
+      if (body.search) learnIndexes(body.search);
       return { kind: 'page', page: body.page };
     }
     return { kind: 'reload' };

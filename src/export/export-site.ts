@@ -84,7 +84,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
       );
     }
     out.write(fileForPath(path, '.html'), await documentOf(decision.page));
-    out.write(fileForPath(dataUrl(build, path)), pageDataJson(decision.page));
+    out.write(fileForPath(dataUrl(build, path)), pageDataJson(decision.page, indexes));
     pages += 1;
   }
   // A long section's further listing pages (`<section>/~/2` on), the same way: `~/2.html` beside the section's folder.
@@ -95,7 +95,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     if (decision.kind !== 'page' || decision.page.status !== 200)
       throw new ExportError(`${path}: a listing page the server does not answer`);
     out.write(fileForPath(path, '.html'), await documentOf(decision.page));
-    out.write(fileForPath(dataUrl(build, path)), pageDataJson(decision.page));
+    out.write(fileForPath(dataUrl(build, path)), pageDataJson(decision.page, indexes));
     pages += 1;
   }
 
@@ -105,7 +105,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     if (searchPage.screen.kind === 'search') searchPage.screen.staticHost = true;
     const searchUrl = searchPath(locale, '');
     out.write(fileForPath(searchUrl, '.html'), await documentOf(searchPage));
-    out.write(fileForPath(dataUrl(build, searchUrl)), pageDataJson(searchPage));
+    out.write(fileForPath(dataUrl(build, searchUrl)), pageDataJson(searchPage, indexes));
     // One not-found page per locale answers every missing path: it names none.
     const notFound = await documentOf(store.notFound(locale, ''));
     out.write(`${locale}/404.html`, notFound);

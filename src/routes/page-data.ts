@@ -1,6 +1,6 @@
 import { readLocales, readSidebar, readToc } from './read-back.ts';
-import { parseSearchQuery, SEARCH_SLUG } from './search/query.ts';
-import type { Head, PageData, Payload, ScreenData } from './types.ts';
+import { parseSearchQuery, SEARCH_SLUG, scopeVersion, searchScope } from './search/query.ts';
+import type { Head, PageData, Payload, ScreenData, SearchIndexes } from './types.ts';
 
 // The server <-> browser wire contract, both directions side by side:
 // where page data lives (its URL), how it is embedded in a document, and how
@@ -124,6 +124,32 @@ export function serializePayloadRest(payload: Omit<Payload, 'page'>): string {
   const { page: _page, ...rest } = payload as Partial<Payload>;
   const json = escapeJsonForHtml(JSON.stringify(rest));
   return json === '{}' ? '' : `,${json.slice(1, -1)}`;
+}
+
+/**
+ * The docs version a page's search box searches: an older version's page searches that
+ * version's pages, a search page the version it was asked for; null for the latest.
+ */
+export function searchVersionOf(page: PageData): string | null {
+  return page.version?.banner ? page.version.name : page.screen.kind === 'search' ? (page.screen.version ?? null) : null;
+}
+
+/**
+ * The search indexes a page can use (of `all`, the site's, one per locale and docs version):
+ * each locale's in the page's version, which its search box and the language switcher
+ * (it stays within the version) reach, and its own locale's latest (the search page's
+ * default). A page never carries the other versions' URLs: a page of another version
+ * brings its own (its page data holds them; the navigator adds them to what it knows).
+ */
+export function pageSearchIndexes(all: SearchIndexes, page: PageData): SearchIndexes {
+  const asked = searchVersionOf(page);
+  // A version no index has (a search URL's unknown `&v=`) searches the latest, as the server does.
+  const version = asked !== null && searchScope(page.locale, asked) in all ? asked : null;
+  const wanted: SearchIndexes = {};
+  for (const scope of Object.keys(all)) {
+    if (scopeVersion(scope) === version || scope === page.locale) wanted[scope] = all[scope]!;
+  }
+  return wanted;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { SearchResults } from './search/engine.ts';
 import { HitBody } from './search/hit.tsx';
 import { MAX_QUERY_LENGTH, searchPath, searchScope, VERSION_PARAM } from './search/query.ts';
 import type { PageData } from './types.ts';
+import { searchVersionOf } from './page-data.ts';
 
 /** Answers a query as the visitor types; rejects when aborted by the next keystroke. */
 export type Searcher = (query: string, signal: AbortSignal) => Promise<SearchResults>;
@@ -32,7 +33,7 @@ export function SearchBox({ page }: { page: PageData }) {
   const source = useContext(SearchContext);
   const { locale } = page;
   // On an older docs version's page, that version's pages are searched (the latest's elsewhere).
-  const version = page.version?.banner ? page.version.name : page.screen.kind === 'search' ? (page.screen.version ?? null) : null;
+  const version = searchVersionOf(page);
   const scope = searchScope(locale, version);
   const pageQuery = page.screen.kind === 'search' ? page.screen.query : '';
   const [value, setValue] = useState(pageQuery);

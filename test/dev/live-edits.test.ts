@@ -98,3 +98,27 @@ test('canonical, hreflang and og:url name the address the author opened, not the
     assert.deepEqual([...new Set(addresses)], [`http://${host}`]);
   }
 });
+
+test("a page's content-hashed scripts, styles and messages keep their cache headers, so a reload takes them from the cache; the page itself is never cached", async () => {
+  const page = await get(dev.url, '/en/about');
+  assert.match(String(page.headers['cache-control']), /no-store/);
+  const assets = [...new Set([...page.body.matchAll(/\/assets\/[\w.-]+\.(?:json|js|css)(?=[^\w.-])/g)].map(([path]) => path))];
+  assert.ok(
+    ['.js', '.css'].every((ext) => assets.some((path) => path.endsWith(ext))),
+    assets.join(' '),
+  );
+  for (const path of assets) {
+    const asset = await get(dev.url, path);
+    assert.equal(asset.status, 200, path);
+    assert.match(String(asset.headers['cache-control']), /immutable/, path);
+  }
+});
+
+test("a page's new title shows in the sidebar of the other pages", async () => {
+  const file = 'locales/en/pages/docs/routing.md';
+  const original = dev.read(file);
+  dev.saveAtomically(file, original.replace(/^title: .*$/m, 'title: Routing, renamed'));
+  await dev.eventually('/en/docs/markdown', (body, status) => status === 200 && body.includes('Routing, renamed</a>'));
+  dev.saveAtomically(file, original);
+  await dev.eventually('/en/docs/markdown', (body, status) => status === 200 && !body.includes('Routing, renamed'));
+});

@@ -293,4 +293,25 @@ describe('docs versions', () => {
       await context.close();
     });
   }
+
+  test("ja: after a client navigation to an older version, the box downloads that version's index (the document named only the latest's)", async () => {
+    const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/ja/docs/routing`, { locale: 'ja' });
+    const requests = recordRequests(page);
+    await markWindow(page);
+    await page.locator('[data-version-switch] a[data-version="0.1"]').click();
+    await page.waitForURL(/\/ja\/docs\/0\.1\/routing$/);
+    assert.ok(await hasMarker(page), 'a client navigation');
+    await page.focus(BOX);
+    await page.keyboard.type('ルーティング');
+    await page.waitForSelector(OPTIONS);
+    const hrefs = await page.$$eval(OPTIONS, (options) => options.map((option) => option.getAttribute('href') ?? ''));
+    const pages = hrefs.filter((href) => !href.includes('/search?'));
+    assert.ok(pages.length > 0 && pages.every((href) => href.startsWith('/ja/docs/0.1')), pages.join(' '));
+    assert.deepEqual(
+      requests.filter((path) => path.startsWith('/assets/search-')).map((path) => path.replace(/-[A-Z0-9]+\.json$/, '')),
+      ['/assets/search-ja-v0.1'],
+    );
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
 });

@@ -169,11 +169,24 @@ export type SitePaths = {
 
 /** `pages`: per locale, every served key with its decoded local path (what SourcePage.localPath holds). */
 export function sitePaths(pages: ReadonlyMap<string, ReadonlyMap<string, { localPath: string }>>, defaultLocale: string): SitePaths {
+  const localPaths = new Map<string, Map<string, string>>();
+  for (const [locale, served] of pages) localPaths.set(locale, new Map([...served].map(([key, page]) => [key, page.localPath])));
+  return sitePathsOf(localPaths, defaultLocale);
+}
+
+/** `localPaths`: per locale, every served key -> its decoded local path (what SourcePage.localPath holds). */
+export function sitePathsOf(localPaths: ReadonlyMap<string, ReadonlyMap<string, string>>, defaultLocale: string): SitePaths {
   const encoded = new Map<string, Map<string, string>>();
   const byPath = new Map<string, Map<string, string>>();
-  for (const [locale, served] of pages) {
-    encoded.set(locale, new Map([...served].map(([key, page]) => [key, pagePath(locale, page.localPath)])));
-    byPath.set(locale, new Map([...served].map(([key, page]) => [page.localPath, key])));
+  for (const [locale, served] of localPaths) {
+    const paths = new Map<string, string>();
+    const keys = new Map<string, string>();
+    for (const [key, localPath] of served) {
+      paths.set(key, pagePath(locale, localPath));
+      keys.set(localPath, key);
+    }
+    encoded.set(locale, paths);
+    byPath.set(locale, keys);
   }
   const defaultByPath = byPath.get(defaultLocale)!;
   return {
@@ -195,8 +208,9 @@ export function sitePaths(pages: ReadonlyMap<string, ReadonlyMap<string, { local
     if (!here) return undefined;
     const key = here.get(slug);
     if (key !== undefined) return { key, canonical: true };
-    const other = defaultByPath.get(slug) ?? (pages.get(locale)!.has(slug) ? slug : undefined);
-    return other !== undefined && pages.get(locale)!.has(other) ? { key: other, canonical: false } : undefined;
+    const served = encoded.get(locale)!;
+    const other = defaultByPath.get(slug) ?? (served.has(slug) ? slug : undefined);
+    return other !== undefined && served.has(other) ? { key: other, canonical: false } : undefined;
   }
 }
 

@@ -10,11 +10,10 @@ import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { folderPages } from './folder-pages.ts';
 import { plainText } from './plain-text.ts';
-import { renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
+import { CALLOUT_KINDS, renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
 import { type CachedPage, cacheKey, type PageCache } from './page-cache.ts';
-import { CALLOUT_KINDS } from './markdown/env.ts';
 import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
 import { type Section, sectionsOf } from './sections.ts';
@@ -121,7 +120,23 @@ type Mistake = { line: number; message: string };
  */
 export type SiteMemo = {
   sources: Map<string, { stamp: string; source: Source }>;
+  /** Each folder's page files as last listed (see LoadSiteOptions.changed). */
+  listings: Map<string, string[]>;
   pages: Map<string, KeptPage>;
+  /** What links resolved against at the last load that completed; every kept page's links resolve so under it. */
+  links?: LinkWorld | undefined;
+};
+
+/** What a link's outcome depends on besides its page's own source (see linkOutcome). */
+type LinkWorld = {
+  read: string;
+  versions: string;
+  slugs: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  defaultKeys: ReadonlyMap<string, string>;
+  publishedKeys: ReadonlySet<string>;
+  draftFiles: ReadonlyMap<string, string>;
+  /** Only its keys count: the pages a link may name. */
+  keys: ReadonlyMap<string, unknown>;
 };
 
 /**
@@ -143,7 +158,7 @@ type KeptPage = {
 };
 
 export function createSiteMemo(): SiteMemo {
-  return { sources: new Map(), pages: new Map() };
+  return { sources: new Map(), listings: new Map(), pages: new Map() };
 }
 
 /**
@@ -167,6 +182,13 @@ export type LoadSiteOptions = {
   memo?: SiteMemo;
   /** Compiled pages kept on disk between builds (page-cache.ts): a page whose inputs are unchanged is not compiled again. */
   pageCache?: PageCache;
+  /**
+   * With `memo`: every file and folder under the content that changed since the last load,
+   * as absolute paths (the dev server's watcher reports them). A page file not named is
+   * taken as the memo last read it, without a stat, and a folder nothing named is under is
+   * not listed again. Without it, every file's size and times are checked.
+   */
+  changed?: ReadonlySet<string>;
   dates?: ReadonlyMap<string, string>;
   drafts?: 'show' | 'hide';
 };
@@ -181,6 +203,7 @@ export function loadSite(
     warn = (message) => console.warn(`warning: ${message}`),
     memo,
     pageCache,
+    changed,
     dates = contentDates(localesDir, warn),
     drafts = 'hide',
   }: LoadSiteOptions = {},
@@ -222,6 +245,16 @@ export function loadSite(
     { version: current, root: localesDir, docsOnly: false },
     ...frozen.map((version) => ({ version, root: version.dir!, docsOnly: true })),
   ];
+  /** A folder's page files: as last listed when nothing changed under it (see `changed`). */
+  const listed = new Set<string>();
+  const listing = (dir: string): string[] => {
+    listed.add(dir);
+    const kept = memo && changed && memo.listings.get(dir);
+    if (kept && !relist(dir, kept, changed!)) return kept;
+    const files = listMarkdown(dir);
+    memo?.listings.set(dir, files);
+    return files;
+  };
   for (const locale of locales) {
     // `x.md` and `x/index.md` are both the page `x`: neither may silently replace the other.
     const files = new Map<string, string>();
@@ -237,14 +270,16 @@ export function loadSite(
           );
         continue;
       }
-      for (const file of listMarkdown(tree.docsOnly ? join(pagesDir, 'docs') : pagesDir)) {
-        const unreachable = unreachableFile(relative(pagesDir, file));
+      for (const file of listing(tree.docsOnly ? join(pagesDir, 'docs') : pagesDir)) {
+        const inPages = pathUnder(pagesDir, file);
+        // The name a kept source was read under (a folder outside the working directory takes path.relative).
+        const display = memo?.sources.get(file)?.source.file ?? (pathUnder(process.cwd(), file) || file);
+        const unreachable = unreachableFile(inPages);
         if (unreachable) {
-          problems.push(`${relative(process.cwd(), file) || file}: ${unreachable}`);
+          problems.push(`${display}: ${unreachable}`);
           continue;
         }
-        const display = relative(process.cwd(), file) || file;
-        const own = keyOf(relative(pagesDir, file));
+        const own = keyOf(inPages);
         const version = tree.version && isDocsKey(own) ? tree.version : undefined;
         if (!tree.docsOnly && version) {
           const taken = frozen.find((other) => current?.mount === 'docs' && (own === other.mount || own.startsWith(`${other.mount}/`)));
@@ -268,8 +303,9 @@ export function loadSite(
           place(locale, key, display, isDraftText(fileHead(file)));
           continue;
         }
-        const stamp = memo && statStamp(file);
-        const known = stamp ? memo.sources.get(file) : undefined;
+        const kept = memo?.sources.get(file);
+        const stamp = memo && (kept && changed && !changed.has(file) ? kept.stamp : statStamp(file));
+        const known = stamp ? kept : undefined;
         if (known && known.stamp === stamp) {
           place(locale, key, display, known.source.front.draft === true, known.source);
           continue;
@@ -378,16 +414,33 @@ export function loadSite(
   };
   // What a relative link may name: a published page, or a draft (to say it is one).
   const linkKeys = draftFiles.size ? new Map<string, unknown>([...translations, ...draftFiles]) : translations;
+  // Everything a link resolves against. When it is as at the last complete load, every kept
+  // page's links resolve as they did (its outcome was checked or made then), so they are not
+  // resolved again: at 10,000 pages that is most of a reload. Unset until this load completes.
+  const linkWorld: LinkWorld | undefined = memo && {
+    read: read.join(),
+    versions: JSON.stringify(versions),
+    slugs,
+    defaultKeys,
+    publishedKeys,
+    draftFiles,
+    keys: translations,
+  };
+  const linksAsBefore = memo?.links !== undefined && sameLinkWorld(memo.links, linkWorld!);
+  if (memo) memo.links = undefined;
 
   const pages = new Map<string, Map<string, SourcePage>>(locales.map((locale) => [locale, new Map()]));
   const images = imageFinder(localesDir, defaultLocale);
   const fragments: FragmentLink[] = [];
-  // What every page's HTML depends on besides its source and its links: the labels.
-  // And each folder's _section.yml: a page's order and folding come from it.
-  const context =
+  // What a page's HTML depends on besides its source and its links: the labels of the
+  // language it is written in (an edit to another locale's messages compiles none of its
+  // pages again), and each folder's _section.yml (a page's order and folding come from it).
+  const sectionContext =
     (memo || pageCache) &&
-    compileContext(labels) +
-      JSON.stringify([...sectionFiles].map(([key, section]) => [key, section.order, section.collapsed, [...(section.label ?? [])]]));
+    JSON.stringify([...sectionFiles].map(([key, section]) => [key, section.order, section.collapsed, [...(section.label ?? [])]]));
+  const contexts = new Map(
+    sectionContext === undefined ? [] : [...labels].map(([locale, label]) => [locale, `${labelsText(label)}\0${sectionContext}`]),
+  );
   /** A page's mistakes and fragment links join the site's (a reused page's too: they stop the load until it is fixed). */
   const settle = (source: Source, mistakes: readonly Mistake[], links: readonly FragmentLink[]) => {
     for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
@@ -410,6 +463,7 @@ export function loadSite(
     };
     const fragmentLink = (line: number, href: string, key: string, fragment: string) =>
       pageFragments.push({ file: source.file, line, href, locale: servingLocale, sourceLocale: source.locale, key, fragment });
+    const context = contexts.get(source.locale);
     const kept = memo?.pages.get(memoKey);
     if (
       kept &&
@@ -418,7 +472,8 @@ export function loadSite(
       kept.page.localPath === served.get(source.key) &&
       kept.page.recorded === record.recorded &&
       kept.page.lastUpdated === lastUpdated &&
-      dependencyOutcome(kept.links, kept.images, resolverFor, imageOutcome) === kept.outcome
+      ((linksAsBefore && kept.images.length === 0) ||
+        dependencyOutcome(kept.links, kept.images, resolverFor, imageOutcome) === kept.outcome)
     ) {
       settle(source, kept.mistakes, kept.fragments);
       pages.get(servingLocale)!.set(source.key, kept.page);
@@ -549,7 +604,7 @@ export function loadSite(
       ...(source.generated && { generated: true }),
     };
     pages.get(servingLocale)!.set(source.key, page);
-    if (context) {
+    if (context !== undefined) {
       const outcome = dependencyOutcome(links, imageRefs, resolverFor, imageOutcome);
       memo?.pages.set(memoKey, { source, context, links, images: imageRefs, outcome, page, mistakes, fragments: pageFragments });
       if (diskKey)
@@ -573,7 +628,11 @@ export function loadSite(
   }
 
   problems.push(...fragmentProblems(fragments, pages));
-  if (memo) forgetGone(memo, new Set(sources), pages);
+  if (memo) {
+    forgetGone(memo, new Set(sources), pages);
+    for (const dir of memo.listings.keys()) if (!listed.has(dir)) memo.listings.delete(dir);
+    memo.links = linkWorld;
+  }
   if (problems.length) throw new ContentError([...new Set(problems)]);
   return { locales, defaultLocale, pages, translations, paths: sitePaths(pages, defaultLocale), versions };
 }
@@ -588,6 +647,36 @@ function versionedSlug(version: DocsVersion, key: PageKey, slug: string | undefi
   const trimmed = slug.trim();
   if (trimmed === '/docs' || trimmed.startsWith('/docs/')) return `/${version.mount}${trimmed.slice('/docs'.length)}`;
   return slug;
+}
+
+/**
+ * Whether a folder listed as `files` must be listed again: something changed under it (or
+ * it, or a folder above it) that is not an edit of one of its page files, still there.
+ */
+function relist(dir: string, files: readonly string[], changed: ReadonlySet<string>): boolean {
+  let known: Set<string> | undefined;
+  for (const path of changed) {
+    if (!(path === dir || path.startsWith(`${dir}${sep}`) || dir.startsWith(`${path}${sep}`))) continue;
+    known ??= new Set(files);
+    if (!known.has(path) || !isFile(path)) return true;
+  }
+  return false;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `relative(dir, file)` for a file listed under `dir` (every page file is): its tail, without
+ * path.relative's resolving of both paths, which at 10,000 files was a tenth of a dev reload.
+ */
+function pathUnder(dir: string, file: string): string {
+  return file.startsWith(`${dir}${sep}`) ? file.slice(dir.length + 1) : relative(dir, file);
 }
 
 function isDirectory(path: string): boolean {
@@ -627,6 +716,20 @@ function compileContext(labels: ReadonlyMap<string, MarkdownLabels>): string {
   return hash.digest('base64url');
 }
 
+/** Every word the labels put into compiled HTML, as one string: equal strings, equal HTML. */
+function labelsText(label: MarkdownLabels): string {
+  return [
+    label.table(1),
+    label.code(1),
+    label.headingLink('h'),
+    ...CALLOUT_KINDS.map((kind) => label.callout(kind)),
+    label.footnotes,
+    label.footnoteBack(1),
+    label.copyCode(),
+    label.codeCopied(),
+  ].join('\0');
+}
+
 /**
  * How a page's links resolve now, as one string: what each renders to, and the mistakes
  * and fragment links resolving them reports. Equal strings: the page's links are as they
@@ -663,6 +766,34 @@ function fromCached(cached: CachedPage): SourcePage {
     headings: () => headings as Heading[],
     markdown: utf8Text(markdown),
   };
+}
+
+function sameLinkWorld(a: LinkWorld, b: LinkWorld): boolean {
+  return (
+    a.read === b.read &&
+    a.versions === b.versions &&
+    sameMap(a.defaultKeys, b.defaultKeys) &&
+    sameMap(a.draftFiles, b.draftFiles) &&
+    sameKeys(a.publishedKeys, b.publishedKeys) &&
+    sameKeys(a.keys, b.keys) &&
+    a.slugs.size === b.slugs.size &&
+    [...a.slugs].every(([locale, slugs]) => {
+      const other = b.slugs.get(locale);
+      return other !== undefined && sameMap(slugs, other);
+    })
+  );
+}
+
+function sameMap<T>(a: ReadonlyMap<string, T>, b: ReadonlyMap<string, T>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (b.get(key) !== value || (value === undefined && !b.has(key))) return false;
+  return true;
+}
+
+function sameKeys(a: { size: number; keys(): Iterable<string> }, b: { size: number; has(key: string): boolean }): boolean {
+  if (a.size !== b.size) return false;
+  for (const key of a.keys()) if (!b.has(key)) return false;
+  return true;
 }
 
 /** Drops what the memo holds of files that are gone, so it holds no more than one compile of the site. */

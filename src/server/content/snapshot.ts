@@ -3,7 +3,7 @@ import { type DocsVersion, versionsDirOf } from './versions.ts';
 import { existsSync, closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
-import { sitePaths } from './paths.ts';
+import { sitePathsOf } from './paths.ts';
 import type { Site, SourcePage } from './site.ts';
 
 // Compiled content written by `npm run build`, so start-up does not run Markdown
@@ -15,7 +15,10 @@ import type { Site, SourcePage } from './site.ts';
 // text in the heap. content.json is JSON lines, a header and then one line per
 // page: parsed line by line, a large site never makes one string of the whole
 // file (at 10,000 pages, 8 MB of UTF-8 is a 16 MB two-byte string, which would sit
-// in the heap as garbage until a full collection). The snapshot is used only while
+// in the heap as garbage until a full collection). Start-up parses only the head of
+// each line (the page's key and path: Entry); the page itself is parsed on its first
+// use (SnapshotPages), so the docs versions nobody reads cost no heap and no start-up
+// time beyond their paths. The snapshot is used only while
 // the content folder is exactly what was built (names, sizes, modification times,
 // locales); otherwise the server compiles from source, so an edited page is never
 // served stale.
@@ -25,12 +28,12 @@ export const BODIES_FILE = 'content.html';
 /**
  * Changed with the layout of either file: 2 has per-locale starts and each page's headings
  * after its HTML; 3 each page's last change; 4 its Markdown twin after its headings; 7 `at`
- * beside the page in its line.
+ * beside the page in its line; 8 a line is its `Entry`, a tab, and the page (parsed on first use).
  */
-const FORMAT = 7;
+const FORMAT = 8;
 
-/** A page without its HTML, headings, Markdown twin and section text. */
-type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections'>;
+/** A page without its HTML, headings, Markdown twin and section text, and without what its line's `Entry` holds. */
+type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections' | 'key' | 'localPath'>;
 /**
  * Where a page's parts are in the bodies file: [byte offset from its locale's start, byte
  * length of the HTML, of the headings (JSON), which follow the HTML, and of the twin, which
@@ -38,7 +41,16 @@ type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections'
  */
 type At = [number, number, number, number];
 
-/** The first line: everything but the pages, which follow, one `[locale, StoredPage, At]` per line. */
+/**
+ * What start-up reads of each page: its locale, key and path there (the site's paths are
+ * made of them), where its parts are, and whether it names a share image of its own (1),
+ * which start-up checks. The rest of the page follows on its line, after a tab (JSON never
+ * holds a raw tab), and is parsed when the page is first used: a large site, and each of
+ * its docs versions, costs start-up a short array per page, not the page.
+ */
+type Entry = [locale: string, key: string, localPath: string, at: At, image?: 1];
+
+/** The first line: everything but the pages, which follow, one `Entry` TAB `StoredPage` per line. */
 type Header = {
   /** The layout of both files (FORMAT). */
   format: number;
@@ -114,7 +126,7 @@ function partLines(site: Site, locale: string, emit: (chunk: Buffer) => void): s
   const lines: string[] = [];
   let offset = 0;
   // The section text is left out: the search index files the build writes hold it.
-  for (const { html, headings, markdown, sections: _sections, ...page } of site.pages.get(locale)!.values()) {
+  for (const { html, headings, markdown, sections: _sections, key, localPath, ...page } of site.pages.get(locale)!.values()) {
     const body = Buffer.from(html());
     const headingsJson = Buffer.from(JSON.stringify(headings()));
     const twin = Buffer.from(markdown());
@@ -122,7 +134,8 @@ function partLines(site: Site, locale: string, emit: (chunk: Buffer) => void): s
     const stored: StoredPage = page;
     const at: At = [offset, body.length, headingsJson.length, twin.length];
     offset += body.length + headingsJson.length + twin.length;
-    lines.push(JSON.stringify([locale, stored, at]));
+    const entry: Entry = page.image === undefined ? [locale, key, localPath, at] : [locale, key, localPath, at, 1];
+    lines.push(`${JSON.stringify(entry)}\t${JSON.stringify(stored)}`);
   }
   return lines.join('\n');
 }
@@ -201,48 +214,70 @@ function copyInto(fd: number, { file, bytes }: StagedBodies): void {
   }
 }
 
-/** The built content, or null when there is none or the content folder changed since. */
-export function readSnapshot(dir: string, fingerprint: string): { site: Site; messages: Map<string, CompiledMessages> } | null {
+/**
+ * The built content, or null when there is none or the content folder changed since.
+ * `withImages`: the pages that name a share image of their own (start-up checks them).
+ */
+export function readSnapshot(
+  dir: string,
+  fingerprint: string,
+): { site: Site; messages: Map<string, CompiledMessages>; withImages: [locale: string, page: SourcePage][] } | null {
   let file: Buffer;
   let header: Header;
   let fd: number;
+  let linesFd: number;
   try {
     file = readFileSync(join(dir, SNAPSHOT_FILE));
     header = JSON.parse(lineAt(file, 0).text);
     // Other content, or an older build's layout: compile instead of misreading it.
     if (header.fingerprint !== fingerprint || header.format !== FORMAT) return null;
-    // Open once and kept open for the life of the process: a page's HTML is one positioned read.
+    // Open once and kept open for the life of the process: a page's HTML is one positioned read,
+    // and so is the rest of a page's line, on its first use.
     fd = openSync(join(dir, BODIES_FILE), 'r');
+    linesFd = openSync(join(dir, SNAPSHOT_FILE), 'r');
   } catch {
     return null;
   }
   // One buffer for every read (reads are synchronous, one at a time): a page's bytes
   // are decoded into a string at once, and a buffer per read would only be garbage.
   let scratch = Buffer.allocUnsafeSlow(64 * 1024);
-  const read = (offset: number, length: number): string => {
+  const readFrom = (from: number, offset: number, length: number, what: string): string => {
     if (length > scratch.length) scratch = Buffer.allocUnsafeSlow(length);
     let done = 0;
     while (done < length) {
-      const got = readSync(fd, scratch, done, length - done, offset + done);
-      if (got === 0) throw new Error(`${BODIES_FILE} ends before byte ${offset + length}: rebuild (npm run build)`);
+      const got = readSync(from, scratch, done, length - done, offset + done);
+      if (got === 0) throw new Error(`${what} ends before byte ${offset + length}: rebuild (npm run build)`);
       done += got;
     }
     return scratch.toString('utf8', 0, length);
   };
-  const pages = new Map(header.locales.map((locale) => [locale, new Map<string, SourcePage>()]));
+  const read = (offset: number, length: number) => readFrom(fd, offset, length, BODIES_FILE);
   const starts = new Map(header.starts);
-  for (let line = lineAt(file, 0); line.next < file.length; ) {
-    line = lineAt(file, line.next);
-    const [locale, stored, at] = JSON.parse(line.text) as [string, StoredPage, At];
-    const [offset, htmlBytes, headingsBytes, markdownBytes] = at;
-    const start = starts.get(locale)! + offset;
+  /** A page from the rest of its line (`offset`, `length` in content.json) and its entry. */
+  const pageOf = (offset: number, length: number, [locale, key, localPath, at]: Entry): SourcePage => {
+    const [start0, htmlBytes, headingsBytes, markdownBytes] = at;
+    const start = starts.get(locale)! + start0;
     // The parsed object becomes the page: a copy of each was start-up's garbage on a large versioned site.
-    const page = stored as unknown as SourcePage;
+    const page = JSON.parse(readFrom(linesFd, offset, length, SNAPSHOT_FILE)) as SourcePage;
+    page.key = key;
+    page.localPath = localPath;
     page.sections = [];
     page.html = () => read(start, htmlBytes);
     page.headings = () => JSON.parse(read(start + htmlBytes, headingsBytes));
     page.markdown = () => read(start + htmlBytes + headingsBytes, markdownBytes);
-    pages.get(locale)!.set(page.key, page);
+    return page;
+  };
+  const pages = new Map(header.locales.map((locale) => [locale, new SnapshotPages(pageOf)]));
+  const localPaths = new Map(header.locales.map((locale) => [locale, new Map<string, string>()]));
+  const withImages: [string, SourcePage][] = [];
+  for (let next = lineAt(file, 0).next; next < file.length; ) {
+    const line = lineAtTab(file, next);
+    next = line.next;
+    const entry = JSON.parse(line.text) as Entry;
+    const [locale, key, localPath] = entry;
+    pages.get(locale)!.add(key, line.restStart, line.restEnd - line.restStart, entry);
+    localPaths.get(locale)!.set(key, localPath);
+    if (entry[4] === 1) withImages.push([locale, pages.get(locale)!.get(key)!]);
   }
   return {
     site: {
@@ -250,11 +285,88 @@ export function readSnapshot(dir: string, fingerprint: string): { site: Site; me
       defaultLocale: header.defaultLocale,
       pages,
       translations: new Map(header.translations),
-      paths: sitePaths(pages, header.defaultLocale),
+      paths: sitePathsOf(localPaths, header.defaultLocale),
       versions: header.versions,
     },
     messages: new Map(header.messages),
+    withImages,
   };
+}
+
+/**
+ * One locale's pages from the snapshot, a Map like any other to its users: every key is
+ * there from the start, in the build's order, and each page is parsed from its line the
+ * first time it is got (or iterated over), then kept. Start-up iterates keys, not pages,
+ * so a docs version nobody reads is never parsed (a page parsed is about 1 KB of heap).
+ */
+class SnapshotPages extends Map<string, SourcePage> {
+  /** Pages not yet parsed: where the rest of their line is, and their entry. */
+  readonly #pending = new Map<string, [offset: number, length: number, entry: Entry]>();
+  readonly #parse: (offset: number, length: number, entry: Entry) => SourcePage;
+
+  constructor(parse: (offset: number, length: number, entry: Entry) => SourcePage) {
+    super();
+    this.#parse = parse;
+  }
+
+  add(key: string, offset: number, length: number, entry: Entry): void {
+    // A placeholder keeps the key's place in the order; `get` replaces it.
+    super.set(key, PENDING);
+    this.#pending.set(key, [offset, length, entry]);
+  }
+
+  override get(key: string): SourcePage | undefined {
+    const page = super.get(key);
+    if (page !== PENDING) return page;
+    const [offset, length, entry] = this.#pending.get(key)!;
+    const parsed = this.#parse(offset, length, entry);
+    this.#pending.delete(key);
+    super.set(key, parsed);
+    return parsed;
+  }
+
+  override set(key: string, page: SourcePage): this {
+    this.#pending.delete(key);
+    return super.set(key, page);
+  }
+
+  override delete(key: string): boolean {
+    this.#pending.delete(key);
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.#pending.clear();
+    super.clear();
+  }
+
+  override *values(): MapIterator<SourcePage> {
+    for (const key of this.keys()) yield this.get(key)!;
+  }
+
+  override *entries(): MapIterator<[string, SourcePage]> {
+    for (const key of this.keys()) yield [key, this.get(key)!];
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, SourcePage]> {
+    return this.entries();
+  }
+
+  override forEach(each: (page: SourcePage, key: string, map: Map<string, SourcePage>) => void, self?: unknown): void {
+    for (const [key, page] of this.entries()) each.call(self, page, key, this);
+  }
+}
+
+/** The place of a page not parsed yet (never handed out: `get` parses it first). */
+const PENDING = Object.freeze({}) as SourcePage;
+
+/** The entry of the line that starts at byte `start` (up to its tab), where the rest starts, and where the next line starts. */
+function lineAtTab(file: Buffer, start: number): { text: string; restStart: number; restEnd: number; next: number } {
+  const end = file.indexOf(0x0a, start);
+  const stop = end === -1 ? file.length : end;
+  const tab = file.indexOf(0x09, start);
+  if (tab === -1 || tab > stop) throw new Error(`${SNAPSHOT_FILE}: a page's line has no tab: rebuild (npm run build)`);
+  return { text: file.toString('utf8', start, tab), restStart: tab + 1, restEnd: stop, next: stop + 1 };
 }
 
 /** The line of `file` that starts at byte `start` (without its newline), and where the next one starts. */

@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
-import { escapeJsonForHtml, isPerRequest, parseDataUrl } from '../../routes/page-data.ts';
-import type { PageData } from '../../routes/types.ts';
+import { escapeJsonForHtml, isPerRequest, pageSearchIndexes, parseDataUrl } from '../../routes/page-data.ts';
+import type { PageData, SearchIndexes } from '../../routes/types.ts';
 import { type Decider, searchPageOf } from './decide.ts';
 import type { SiteSearch } from '../site/site-search.ts';
-import { searchPath } from '../../routes/search/query.ts';
+import { scopeVersion, searchPath } from '../../routes/search/query.ts';
 import { HttpError } from '../http/errors.ts';
 import type { CachePolicy } from '../http/cache-policy.ts';
 import { StoredBody } from '../http/stored-body.ts';
@@ -14,7 +14,8 @@ import { answeredNotModified, negotiateEncoding, sendStored } from '../http/send
 type PageDataRouteParts = {
   decide: Decider;
   store: PageStore;
-  search: Pick<SiteSearch, 'search'>;
+  /** Searches, and the index URLs each page's data names (pageSearchIndexes). */
+  search: Pick<SiteSearch, 'search' | 'indexes'>;
   build: string;
   cache: RenderCache | null;
   /** Search answers by query, as for documents (page-middleware.ts): looked up before anything is searched. */
@@ -68,7 +69,8 @@ export function pageDataMiddleware({
         const key = `data:${searchPath(decision.locale, decision.query, decision.version ?? null)}`;
         let body = searchCache?.get(key);
         if (!body) {
-          body = new StoredBody(pageDataJson(await searchPageOf(decision, store, siteSearch)), searchCache?.arena);
+          const page = await searchPageOf(decision, store, siteSearch);
+          body = new StoredBody(pageDataJson(page, siteSearch.indexes), searchCache?.arena);
           searchCache?.set(key, body);
         }
         sendStored(ctx, body, negotiateEncoding(ctx));
@@ -87,7 +89,7 @@ export function pageDataMiddleware({
         let body = perRequest ? undefined : cache?.get(key);
         if (!body) {
           const kept = cache && !perRequest ? cache : null;
-          body = new StoredBody(pageDataJson(page), kept?.arena);
+          body = new StoredBody(pageDataJson(page, siteSearch.indexes), kept?.arena);
           kept?.set(key, body);
         }
         sendStored(ctx, body, encoding);
@@ -97,8 +99,15 @@ export function pageDataMiddleware({
 }
 
 /** A page's data as the client fetches it: what the server answers and the static export writes. */
-export function pageDataJson(page: PageData): string {
-  const json = JSON.stringify({ page });
+/**
+ * On a site with docs versions, with the search indexes the page can use (of `indexes`, the
+ * site's: pageSearchIndexes), so a client that navigates to another version learns where its
+ * indexes are (a document names only its own version's). Without versions, every document
+ * names them all.
+ */
+export function pageDataJson(page: PageData, indexes: SearchIndexes): string {
+  const versioned = Object.keys(indexes).some((scope) => scopeVersion(scope) !== null);
+  const json = JSON.stringify(versioned ? { page, search: pageSearchIndexes(indexes, page) } : { page });
   // A not-found or search answer names what the visitor sent: escaped like the embedded
   // payload, so no byte of a request goes back out as raw `<` (defence in depth beside
   // nosniff). Pages carry only our own content, whose HTML would grow by a quarter if escaped.

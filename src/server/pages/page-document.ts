@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { App } from '../../routes/app.tsx';
-import { serializePayload, serializePayloadRest } from '../../routes/page-data.ts';
+import { pageSearchIndexes, serializePayload, serializePayloadRest } from '../../routes/page-data.ts';
 import type { MessageUrls, MonitoringInit, PageData, SearchIndexes } from '../../routes/types.ts';
 import type { Config } from '../config.ts';
 import { criticalStyle, type DocumentShell, documentEnd, documentStart, shellChars } from './document-shell.ts';
@@ -31,7 +31,18 @@ const SHELL_CACHE_CHARS = MEMORY_BOUNDS.shellChars;
 export function documentRenderer({ store, manifest, monitoring, searchIndexes, messageUrls }: DocumentRendererParts): DocumentRenderer {
   // What the embedded JSON holds beside the page (where each locale's messages and
   // search index are, the monitoring settings) is the same for every page: serialized once.
-  const rest = serializePayloadRest({ messages: messageUrls, search: searchIndexes, ...(monitoring && { monitoring }) });
+  // Per set of indexes a page can use (pageSearchIndexes): one per locale and docs version at most.
+  const rests = new Map<string, string>();
+  const restOf = (page: PageData): string => {
+    const search = pageSearchIndexes(searchIndexes, page);
+    const key = JSON.stringify(search);
+    let rest = rests.get(key);
+    if (rest === undefined) {
+      rest = serializePayloadRest({ messages: messageUrls, search, ...(monitoring && { monitoring }) });
+      rests.set(key, rest);
+    }
+    return rest;
+  };
   // A page's shell, its head and its serialized data, is the same at every render of
   // that page: made at its first render and kept, by page path, in a cache bounded by its
   // characters (kept without a bound beside the page store's pages, at 10,000 pages, they
@@ -45,7 +56,7 @@ export function documentRenderer({ store, manifest, monitoring, searchIndexes, m
     if (!shell) {
       shell = {
         before: documentStart(page, manifest, messageUrls[page.locale]!, style),
-        after: documentEnd(manifest, serializePayload({ page }, rest)),
+        after: documentEnd(manifest, serializePayload({ page }, restOf(page))),
       };
       if (kept) shells.set(page.path, shell);
     }

@@ -271,15 +271,21 @@ export function buildPageStore({
     messages: (locale) => bundles.get(locale)!,
     *entries() {
       for (const [locale, pages] of site.pages) {
-        for (const [key, page] of pages)
+        // The page itself is read only when asked about (the built snapshot parses a page on
+        // its first use): the sitemap leaves older versions' pages out without reading them.
+        for (const key of pages.keys())
           yield {
             locale,
             key,
             path: paths.pathOf(locale, key),
             translated: site.translations.get(key) ?? [],
-            lastUpdated: page.lastUpdated,
             archived: versionOf(site.versions, key)?.latest === false,
-            ...(page.unlisted && { unlisted: true as const }),
+            get lastUpdated() {
+              return pages.get(key)!.lastUpdated;
+            },
+            get unlisted() {
+              return pages.get(key)!.unlisted ? (true as const) : undefined;
+            },
           };
       }
     },

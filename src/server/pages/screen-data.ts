@@ -38,8 +38,11 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     path: pagePath(locale, page.localPath),
     lang: page.contentLocale === locale ? undefined : page.contentLocale,
   });
-  const posts: PostSummary[] = [...pages.values()]
-    .filter((page) => matchRoute(page.key) === 'blog-post' && !page.unlisted)
+  // By key first: a page is read only when it is a post (the built snapshot parses a page on its first use).
+  const posts: PostSummary[] = [...pages.keys()]
+    .filter((key) => matchRoute(key) === 'blog-post')
+    .map((key) => pages.get(key)!)
+    .filter((page) => !page.unlisted)
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .map((page) => ({ ...linkTo(page), ...formatDate(page, dates), description: page.description }));
   /** "Big, page 2 of 3": a page of a section's listing, as its title and its neighbours' links say it. */
@@ -170,9 +173,11 @@ export function docsNavigation(
 ) {
   const inside = (key: string) => key === rootKey || key.startsWith(`${rootKey}/`);
   // An unlisted page has no place in the tree: its sidebar is its folder's, and it has no previous or next.
-  const docs = [...pages.values()].filter(
-    (page) => inside(page.key) && !page.unlisted && !others.some((mount) => page.key === mount || page.key.startsWith(`${mount}/`)),
-  );
+  // By key first: only this tree's pages are read (the built snapshot parses a page on its first use).
+  const docs = [...pages.keys()]
+    .filter((key) => inside(key) && !others.some((mount) => key === mount || key.startsWith(`${mount}/`)))
+    .map((key) => pages.get(key)!)
+    .filter((page) => !page.unlisted);
   const nodes = new Map<string, TreeNode>(
     docs.map((page) => [
       page.key,

@@ -47,7 +47,13 @@ export function buildFeeds({ site, siteName: nameIn, publicUrl }: Options): Feed
     day ? `tag:${host},${day}:${[locale, ...slug.split('/')].map(encodeURIComponent).join('/')}` : url;
 
   for (const locale of site.locales) {
-    const pages = [...site.pages.get(locale)!.values()];
+    // By key first: a page is read only when it is the blog's (the built snapshot parses a page on its first use).
+    const localePages = site.pages.get(locale)!;
+    const blogKeys = [...localePages.keys()].filter((key) => {
+      const route = matchRoute(key);
+      return route === 'blog-index' || route === 'blog-post';
+    });
+    const pages = blogKeys.map((key) => localePages.get(key)!);
     const blog = pages.find((page) => matchRoute(page.key) === 'blog-index');
     if (!blog) continue;
     const blogPath = pathOf(locale, blog.key);

@@ -54,10 +54,27 @@ type FullSection = { key: string; title: string; path: string; pages: SourcePage
 
 export function buildLlmsFiles({ site, intls, publicUrl, fullMaxBytes }: Options): LlmsFiles {
   const { pathOf } = site.paths;
-  // Twins by path: a lookup, as pages are.
-  const twins = new Map<string, { locale: string; page: SourcePage }>();
-  for (const [locale, pages] of site.pages)
-    for (const [key, page] of pages) twins.set(twinPath(pathOf(locale, key), locale), { locale, page });
+  /**
+   * The page whose twin is at `path`: found through the site's paths, as pages are (a map of
+   * every page's twin made at start-up cost a string and an entry per page of every docs
+   * version). Only a page's own path plus `.md` is a twin: no redirect, no other spelling.
+   */
+  const twinAt = (path: string): { locale: string; page: SourcePage } | undefined => {
+    const locale = path.slice(1, path.indexOf('/', 1));
+    const pages = site.pages.get(locale);
+    if (!pages || !path.endsWith('.md')) return undefined;
+    const home = pages.get('');
+    if (path === `/${locale}/index.md` && home) return { locale, page: home };
+    let slug: string;
+    try {
+      slug = decodeURIComponent(path.slice(locale.length + 2, -'.md'.length));
+    } catch {
+      return undefined;
+    }
+    const found = site.paths.find(locale, slug);
+    const page = found && pages.get(found.key);
+    return page && twinPath(pathOf(locale, found.key), locale) === path ? { locale, page } : undefined;
+  };
   const twinText = (locale: string, page: SourcePage) => twinOf(page, locale, site, publicUrl);
   const indexes = new Map<string, string>();
   const indexOf = (locale: string, version?: DocsVersion) => {
@@ -129,13 +146,15 @@ export function buildLlmsFiles({ site, intls, publicUrl, fullMaxBytes }: Options
           body: () => Readable.from(capped(heading, section.pages, (page) => twinText(locale, page), fullMaxBytes)),
         };
       }
-      const twin = path.endsWith('.md') ? twins.get(path) : undefined;
+      const twin = twinAt(path);
       return twin && { type: MARKDOWN_TYPE, body: () => twinText(twin.locale, twin.page) };
     },
     *paths() {
       yield* files.keys();
       for (const [path, { locale }] of sectionsOf().byPath) if (isOverCap(locale)) yield path;
-      yield* twins.keys();
+      const twins = new Set<string>();
+      for (const [locale, pages] of site.pages) for (const key of pages.keys()) twins.add(twinPath(pathOf(locale, key), locale));
+      yield* twins;
     },
   };
 }

@@ -11,7 +11,7 @@ import { StoredBody } from '../http/stored-body.ts';
 import { buildFeeds, type Feeds } from './feeds.ts';
 import { checkShareImages } from './share-image.ts';
 import { makeShareTags } from './share-tags.ts';
-import type { Site } from '../content/site.ts';
+import type { Site, SourcePage } from '../content/site.ts';
 import type { MessageCatalog } from '../content/messages.ts';
 import type { Logger } from '../http/log.ts';
 import { makeServerIntls } from './server-intl.ts';
@@ -38,16 +38,22 @@ export async function prepareSite(config: Config, log?: Pick<Logger, 'warn'>): P
 }
 
 /** The compiled content ready to serve (`npm run dev` compiles it itself, and again after each edit). */
-export type LoadedContent = { site: Site; messages: MessageCatalog; built: boolean };
+export type LoadedContent = {
+  site: Site;
+  messages: MessageCatalog;
+  built: boolean;
+  /** The pages that name a share image of their own, when the content knows them without reading every page (the built snapshot). */
+  withImages?: Iterable<readonly [string, SourcePage]>;
+};
 
 /** `searchMemo`: `npm run dev` keeps each locale's search index while its pages stay the same (see site-search.ts). */
 export function prepareContent(
   config: Config,
   manifest: Manifest,
-  { site, messages, built }: LoadedContent,
+  { site, messages, built, withImages }: LoadedContent,
   { log, searchMemo }: { log?: Pick<Logger, 'warn'> | undefined; searchMemo?: SearchMemo } = {},
 ): PreparedSite {
-  checkShareImages(site, manifest.images);
+  checkShareImages(site, manifest.images, withImages);
   const intls = makeServerIntls(messages, config.defaultLocale, log);
   const siteName = (locale: string) => intls.get(locale)!.formatMessage({ id: 'site.name' });
   const feeds = buildFeeds({ site, siteName, publicUrl: config.publicUrl });

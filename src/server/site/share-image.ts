@@ -40,18 +40,21 @@ export function shareImageOf(
  * content problem, with the file and the line of its `image:` when the source
  * is at hand.
  */
-export function checkShareImages(site: Site, images: ShareImages): void {
+export function checkShareImages(
+  site: Site,
+  images: ShareImages,
+  /** The pages that may name an image, by serving locale: the built snapshot lists them (snapshot.ts); by default every page. */
+  pages: Iterable<readonly [string, SourcePage]> = everyPage(site),
+): void {
   const problems: string[] = [];
-  for (const [locale, pages] of site.pages) {
-    for (const page of pages.values()) {
-      // A fallback is the default locale's own page: reported once, there.
-      if (page.contentLocale !== locale) continue;
-      const key = pageImageKey(page);
-      if (key === undefined || Object.hasOwn(images, key)) continue;
-      problems.push(
-        `${page.file}:${imageLine(page.file)}: front matter "image" names ${key} under the locales folder, which the build did not make a share image of (is the file there? then run \`npm run build\`)`,
-      );
-    }
+  for (const [locale, page] of pages) {
+    // A fallback is the default locale's own page: reported once, there.
+    if (page.contentLocale !== locale) continue;
+    const key = pageImageKey(page);
+    if (key === undefined || Object.hasOwn(images, key)) continue;
+    problems.push(
+      `${page.file}:${imageLine(page.file)}: front matter "image" names ${key} under the locales folder, which the build did not make a share image of (is the file there? then run \`npm run build\`)`,
+    );
   }
   if (problems.length) throw new ContentError(problems);
 }
@@ -63,4 +66,8 @@ function imageLine(file: string): number {
   } catch {
     return 2;
   }
+}
+
+function* everyPage(site: Site): Iterable<readonly [string, SourcePage]> {
+  for (const [locale, pages] of site.pages) for (const page of pages.values()) yield [locale, page];
 }

@@ -10,9 +10,12 @@ import type { PageStore } from '../pages/page-store.ts';
  */
 export function buildSitemap(store: PageStore, paths: SitePaths, publicUrl: string): string {
   const urls: string[] = [];
-  for (const { locale, key, path, translated, lastUpdated, unlisted, archived } of store.entries()) {
+  for (const entry of store.entries()) {
+    const { locale, key, path, translated, archived } = entry;
     // Only the latest release's docs: an older version's page is reachable, but not offered to crawlers.
-    if (!translated.includes(locale) || unlisted || archived) continue;
+    // (Asked first: an entry's `unlisted` and `lastUpdated` read its page.)
+    if (archived || !translated.includes(locale) || entry.unlisted) continue;
+    const { lastUpdated } = entry;
     // The same alternates as the page's head: each real translation, and x-default when the default locale has it.
     const hreflangs = translated.includes(paths.defaultLocale) ? [...translated, 'x-default'] : translated;
     const alternates = hreflangs

@@ -49,15 +49,55 @@ test('a written snapshot reads back as the same site, every page and its HTML', 
   assert.equal(loaded.site.paths.pathOf('ar', 'docs/long'), site.paths.pathOf('ar', 'docs/long'));
 });
 
-test('the snapshot is one JSON line per page after a header, so no single string holds it all', () => {
+test("the snapshot is one line per page after a header, so no single string holds it all: the page's entry, a tab, the page", () => {
   const { site, messages } = makeSnapshotSite();
   const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
   writeSnapshot(dist, 'fp1', site, messages);
-  const lines = readFileSync(join(dist, SNAPSHOT_FILE), 'utf8').trimEnd().split('\n');
+  const [header, ...lines] = readFileSync(join(dist, SNAPSHOT_FILE), 'utf8').trimEnd().split('\n');
   let pages = 0;
   for (const served of site.pages.values()) pages += served.size;
-  assert.equal(lines.length, 1 + pages);
-  for (const line of lines) JSON.parse(line);
+  assert.equal(lines.length, pages);
+  JSON.parse(header!);
+  for (const line of lines) {
+    const [entry, page, ...more] = line.split('\t');
+    assert.deepEqual(more, []);
+    const [locale, key, localPath] = JSON.parse(entry!);
+    assert.equal(site.pages.get(locale)!.get(key)!.localPath, localPath);
+    assert.equal(JSON.parse(page!).title, site.pages.get(locale)!.get(key)!.title);
+  }
+});
+
+test('start-up parses no page of the snapshot until it is used, and a parsed page is kept', () => {
+  const { site, messages } = makeSnapshotSite();
+  const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
+  writeSnapshot(dist, 'fp1', site, messages);
+  const parsed: string[] = [];
+  const parse = JSON.parse;
+  JSON.parse = (text: string, ...rest: never[]) => {
+    const value = parse(text, ...rest);
+    if (value && typeof value === 'object' && 'contentLocale' in value) parsed.push(value.title);
+    return value;
+  };
+  let loaded: ReturnType<typeof readSnapshot>;
+  try {
+    loaded = readSnapshot(dist, 'fp1');
+    assert.deepEqual(parsed, [], 'no page parsed at start');
+    assert.equal(loaded!.site.paths.pathOf('en', 'docs/long'), '/en/docs/long');
+    assert.equal(loaded!.site.pages.get('en')!.size, site.pages.get('en')!.size);
+    assert.ok(loaded!.site.pages.get('en')!.has('docs/long'));
+    assert.deepEqual(parsed, [], 'paths, sizes and keys need no page');
+    const long = loaded!.site.pages.get('en')!.get('docs/long');
+    assert.equal(long?.title, 'Long');
+    assert.equal(loaded!.site.pages.get('en')!.get('docs/long'), long, 'the same object the second time');
+    assert.deepEqual(parsed, ['Long']);
+    assert.deepEqual(
+      [...loaded!.site.pages.get('en')!.values()].map((page) => page.title),
+      [...site.pages.get('en')!.values()].map((page) => page.title),
+      'iterating parses the rest, in order',
+    );
+  } finally {
+    JSON.parse = parse;
+  }
 });
 
 test('a snapshot of other content, or none, or of an older layout, is not used', () => {

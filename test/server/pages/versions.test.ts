@@ -145,6 +145,35 @@ describe('search in a versioned site', () => {
   });
 });
 
+describe("the search indexes a versioned site's page names", () => {
+  const scopes = (search: Record<string, string | null>) => Object.keys(search).sort();
+
+  test("a latest page names each locale's latest index and no older version's", async () => {
+    const { body } = await get(app.url, '/de/docs/anleitungen');
+    assert.deepEqual(scopes(payloadOf(body).search), ['de', 'en']);
+  });
+
+  test("an older version's page names that version's index in each locale and its own locale's latest, no other version's", async () => {
+    const { body } = await get(app.url, '/de/docs/1.0/anleitungen');
+    assert.deepEqual(scopes(payloadOf(body).search), ['de', 'de@1.0', 'en@1.0']);
+    assert.match(payloadOf(body).search['de@1.0'], /^\/assets\/search-de-v1\.0-/);
+  });
+
+  test('page data names the same indexes as its document, so a client that navigates to another version learns them', async () => {
+    const { body: document } = await get(app.url, '/en/docs/1.0/install');
+    const build = payloadOf(document).page.build;
+    const data = JSON.parse((await get(app.url, `/_data/${build}/en/docs/1.0/install.json`)).body);
+    assert.deepEqual(data.search, payloadOf(document).search);
+    const latest = JSON.parse((await get(app.url, `/_data/${build}/en/docs/install.json`)).body);
+    assert.deepEqual(scopes(latest.search), ['de', 'en']);
+  });
+
+  test('a search page names the indexes of the version it searched; an unknown version its locale latest', async () => {
+    assert.deepEqual(scopes(payloadOf((await get(app.url, '/en/search?q=kingfisher&v=1.0')).body).search), ['de@1.0', 'en', 'en@1.0']);
+    assert.deepEqual(scopes(payloadOf((await get(app.url, '/en/search?q=kingfisher&v=7.7')).body).search), ['de', 'en']);
+  });
+});
+
 describe('llms.txt and Markdown twins of a versioned site', () => {
   test("a locale's llms.txt lists the latest docs and links each older version's own llms.txt, which lists its docs", async () => {
     const index = await get(app.url, '/en/llms.txt');
