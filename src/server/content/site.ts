@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
@@ -695,25 +694,6 @@ function statStamp(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function compileContext(labels: ReadonlyMap<string, MarkdownLabels>): string {
-  const hash = createHash('sha256');
-  // Every label the compiled HTML can carry (a placeholder stands for the numbers and headings they are given).
-  for (const [locale, label] of labels) {
-    const texts = [
-      label.table(1),
-      label.code(1),
-      label.headingLink('\u0001'),
-      label.copyCode(),
-      label.codeCopied(),
-      label.footnotes,
-      label.footnoteBack(1),
-      ...CALLOUT_KINDS.map((kind) => label.callout(kind)),
-    ];
-    hash.update(`${locale}\0${texts.join('\0')}\n`);
-  }
-  return hash.digest('base64url');
 }
 
 /** Every word the labels put into compiled HTML, as one string: equal strings, equal HTML. */
