@@ -284,7 +284,7 @@ function reportSizes(dist: string, files: string[], firstLoad: string[], critica
       `CSS (critical, inlined) ${kb(criticalGzip)} gzip, of ${CRITICAL_CSS_BUDGET / 1024} KB; all JavaScript: ${kb(total)} gzip`,
   );
   if (first > FIRST_LOAD_JS_BUDGET)
-    throw new Error(`first-load JavaScript is ${kb(first)} gzip, over the ${FIRST_LOAD_JS_BUDGET / 1024} KB budget`);
+    throw new Error(`first-load JavaScript is ${kb(first)} (${first} bytes) gzip, over the ${FIRST_LOAD_JS_BUDGET / 1024} KB budget`);
   if (criticalGzip > CRITICAL_CSS_BUDGET)
     throw new Error(`the critical CSS is ${kb(criticalGzip)} gzip, over the ${CRITICAL_CSS_BUDGET / 1024} KB budget`);
 }

@@ -16,8 +16,7 @@ export function intlFor(messages: LocaleMessages): MessageIntl {
   return intl;
 }
 
-/** A translator's mistake: the page shows the default locale's message, and the site's owner hears of it once. */
-function reportFailure({ locale, id, error, cause }: MessageFailure): void {
-  console.warn(`message "${id}" of locale "${locale}" did not format (${cause}); the default locale's message (or the key) is shown`);
-  reportError(error);
+/** A translator's mistake: reported by a chunk loaded when the first one happens (message-failure.ts). */
+function reportFailure(failure: MessageFailure): void {
+  import('./message-failure.ts').then(({ reportMessageFailure }) => reportMessageFailure(failure, reportError), console.error);
 }

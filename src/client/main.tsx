@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useSyncExternalStore } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { App } from '../routes/app.tsx';
 import { DEFERRED_CSS_ELEMENT_ID, readPayload, ROOT_ELEMENT_ID } from '../routes/page-data.ts';
@@ -77,13 +77,17 @@ const logAndReport = (error: unknown) => {
 };
 fetchMessages(messageUrls[page.locale]).then((messages) => {
   const store = createPageState({ page, intl: intlFor(messages), arrival: null });
-  hydrateRoot(
-    document.getElementById(ROOT_ELEMENT_ID)!,
-    <RootErrorBoundary onError={onRenderError}>
-      <ClientApp store={store} messages={messages} />
-    </RootErrorBoundary>,
-    { onCaughtError: logAndReport, onUncaughtError: logAndReport, onRecoverableError: logAndReport },
-  );
+  // Hydrating in a transition lets React yield to the browser every few milliseconds
+  // (a default-priority hydration runs as one task): no long task while a reader scrolls.
+  startTransition(() => {
+    hydrateRoot(
+      document.getElementById(ROOT_ELEMENT_ID)!,
+      <RootErrorBoundary onError={onRenderError}>
+        <ClientApp store={store} messages={messages} />
+      </RootErrorBoundary>,
+      { onCaughtError: logAndReport, onUncaughtError: logAndReport, onRecoverableError: logAndReport },
+    );
+  });
   // Without its messages the page is not hydrated, and stays the server's complete page:
   // its links and forms work as plain document loads. Reported, as a failed hydration would be.
 }, logAndReport);

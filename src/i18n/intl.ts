@@ -29,7 +29,14 @@ export type MessageValues = Record<string, string | number>;
  * them that can fail to format (see fallbacksFor). The default locale has no `defaults`:
  * its own messages are the last resort before the key.
  */
-export type LocaleMessages = { locale: string; messages: CompiledMessages; defaultLocale: string; defaults: CompiledMessages };
+export type LocaleMessages = {
+  locale: string;
+  messages: CompiledMessages;
+  defaultLocale: string;
+  defaults: CompiledMessages;
+  /** The locale's ten digits as the server's Intl writes them (see localeDigits); absent where that is not how it writes small numbers. */
+  digits?: string[];
+};
 
 /** The server's formatter: @formatjs/intl's IntlShape, one per locale (messages, dates, lists, language names). */
 export type SiteIntl = IntlShape<string>;
@@ -42,7 +49,7 @@ export type SiteIntl = IntlShape<string>;
 export type MessageIntl = Pick<SiteIntl, 'locale' | 'defaultLocale' | 'formatMessage' | '$t' | 'formatters'>;
 
 /** A message that did not format (or another formatter's error), reported once per locale and key. */
-export type MessageFailure = { locale: string; id: string; error: Error; cause: string };
+export type MessageFailure = { locale: string; id: string; error: Error };
 
 type Report = (failure: MessageFailure) => void;
 
@@ -56,8 +63,7 @@ type Report = (failure: MessageFailure) => void;
  * message that formats a number.
  */
 const resolveLocale = IntlMessageFormat.resolveLocale;
-IntlMessageFormat.resolveLocale = (locales) =>
-  typeof locales === 'string' && typeof Intl.Locale === 'function' ? new Intl.Locale(locales) : resolveLocale(locales);
+IntlMessageFormat.resolveLocale = (locales) => (typeof locales === 'string' ? new Intl.Locale(locales) : resolveLocale(locales));
 
 /** Distinct failures an IntlShape reports at most: past this many, it is one failure repeating. */
 const MAX_REPORTED = 200;
@@ -107,7 +113,7 @@ function messageFormatting(
 ): Pick<MessageIntl, 'formatMessage' | '$t' | 'formatters'> {
   const { locale, messages, defaultLocale } = bundle;
   const defaults = locale === defaultLocale ? messages : bundle.defaults;
-  const own = lazyFormatters(messages, locale, library);
+  const own = lazyFormatters(messages, locale, withSmallIntegers(library, bundle.digits));
   const fallback = defaults === messages ? own : lazyFormatters(defaults, defaultLocale, library);
   const formatters: Formatters = {
     ...library,
@@ -139,6 +145,53 @@ function lazyFormatters(catalog: CompiledMessages, locale: string, library: Form
   };
 }
 
+/**
+ * A page's messages format small counts (`# languages` in every footer), and a browser's
+ * first Intl.NumberFormat loads the ICU number data: tens of milliseconds of the main
+ * thread while hydrating, for a number that is only digits. So a whole number from 0 to
+ * 999 with no options is spelled with the locale's digits, which the server found with
+ * its own Intl (localeDigits) and sent with the messages; server and browser then write
+ * the same text, and anything else is the library's NumberFormat, made when first needed.
+ */
+function withSmallIntegers(library: Formatters, digits: readonly string[] | undefined): Formatters {
+  if (!digits) return library;
+  const getNumberFormat: Formatters['getNumberFormat'] = (locales, options) =>
+    options
+      ? library.getNumberFormat(locales, options)
+      : // Only `format` is called by IntlMessageFormat; the library's NumberFormat is its own memo's.
+        ({
+          format: (value) => (isSmallCount(value) ? spell(value, digits) : library.getNumberFormat(locales).format(value)),
+        } as Intl.NumberFormat);
+  return { ...library, getNumberFormat };
+}
+
+/** 0 to 999, whole; not -0 (which Intl writes with its sign): `1 / value` is -Infinity for -0. */
+function isSmallCount(value: unknown): value is number {
+  return Number.isInteger(value) && 1 / (value as number) > 0 && (value as number) < 1000;
+}
+
+function spell(value: number, digits: readonly string[]): string {
+  return [...String(value)].map((digit) => digits[Number(digit)]).join('');
+}
+
+/**
+ * The ten digits `locale`'s Intl.NumberFormat writes, if it writes every whole number
+ * from 0 to 999 as those digits alone (checked on each: no separator, sign or mark);
+ * otherwise undefined, and every number is the library's.
+ */
+export function localeDigits(locale: string): string[] | undefined {
+  let format: Intl.NumberFormat;
+  try {
+    format = new Intl.NumberFormat(locale);
+  } catch {
+    return undefined;
+  }
+  const digits = Array.from({ length: 10 }, (_, digit) => format.format(digit));
+  if (digits.some((digit) => [...digit].length !== 1)) return undefined;
+  for (let value = 10; value < 1000; value++) if (format.format(value) !== spell(value, digits)) return undefined;
+  return digits;
+}
+
 /** @formatjs/intl's onError, reporting each key (or error code) once. */
 function reportOnce(locale: string, report: Report): OnErrorFn {
   const reported = new Set<string>();
@@ -146,7 +199,7 @@ function reportOnce(locale: string, report: Report): OnErrorFn {
     const id = String(('descriptor' in error && error.descriptor?.id) || error.code);
     if (reported.has(id) || reported.size >= MAX_REPORTED) return;
     reported.add(id);
-    report({ locale, id, error, cause: causeOf(error) });
+    report({ locale, id, error });
   };
 }
 
@@ -162,7 +215,8 @@ export function localeMessages(locale: string, catalog: ReadonlyMap<string, Comp
     const source = catalog.get(defaultLocale) ?? {};
     for (const [id, message] of Object.entries(messages)) if (!isPlainText(message) && source[id]) defaults[id] = source[id];
   }
-  return { locale, messages, defaultLocale, defaults };
+  const digits = localeDigits(locale);
+  return digits ? { locale, messages, defaultLocale, defaults, digits } : { locale, messages, defaultLocale, defaults };
 }
 
 /** Every locale's IntlShape over one shared cache of Intl objects; `report` hears each failing message once. */
@@ -174,16 +228,6 @@ export function makeIntls(catalog: ReadonlyMap<string, CompiledMessages>, defaul
 /** A language's name in the IntlShape's locale (`de` in French: "allemand"); the code when the runtime has none. */
 export function languageName(intl: SiteIntl, code: string): string {
   return intl.formatDisplayName(code, { type: 'language' }) ?? code;
-}
-
-/**
- * What went wrong, in one line: @formatjs/intl writes the formatter's own error (`The intl
- * string context variable "titulo" was not provided...`) after the message's context.
- */
-function causeOf(error: Error): string {
-  const [first = '', ...rest] = error.message.split('\n');
-  const afterLocale = rest.findIndex((line) => line.startsWith('Locale: '));
-  return (afterLocale >= 0 && rest.slice(afterLocale + 1).find((line) => line.trim())) || first;
 }
 
 /** What @formatjs/intl returns as it is, with no formatter: one literal. */

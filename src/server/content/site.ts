@@ -4,6 +4,7 @@ import { ContentError } from './errors.ts';
 import { contentDates } from './git-dates.ts';
 import { markdownTwinBody } from './markdown-twin.ts';
 import { isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { causeOf } from '../../i18n/failure-cause.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
@@ -209,8 +210,10 @@ export function loadSite(
 ): Site {
   const problems: string[] = [];
   // The labels the compiled HTML carries; a label that fails to format is the default locale's (said once).
-  const intls = makeIntls(messages, defaultLocale, ({ locale, id, cause }) =>
-    process.stderr.write(`polysite: message "${id}" of locale "${locale}" did not format (${cause}); the default locale's is used\n`),
+  const intls = makeIntls(messages, defaultLocale, ({ locale, id, error }) =>
+    process.stderr.write(
+      `polysite: message "${id}" of locale "${locale}" did not format (${causeOf(error)}); the default locale's is used\n`,
+    ),
   );
   const labels = new Map(locales.map((locale) => [locale, markdownLabels(intls.get(locale)!)]));
   // Only the serving locales' sources and the default locale's (their fallbacks) are read:

@@ -1,3 +1,4 @@
+import { causeOf } from '../../i18n/failure-cause.ts';
 import { type MessageFailure, makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { MessageCatalog } from '../content/messages.ts';
 import type { Logger } from '../http/log.ts';
@@ -14,7 +15,8 @@ export function makeServerIntls(catalog: MessageCatalog, defaultLocale: string, 
   return makeIntls(catalog, defaultLocale, (failure) => reportMessageFailure(failure, log));
 }
 
-function reportMessageFailure({ locale, id, error, cause }: MessageFailure, log: Pick<Logger, 'warn'> | undefined): void {
+function reportMessageFailure({ locale, id, error }: MessageFailure, log: Pick<Logger, 'warn'> | undefined): void {
+  const cause = causeOf(error);
   const message = `message "${id}" of locale "${locale}" did not format; the default locale's message (or the key) is shown`;
   if (log) log.warn(message, { locale, key: id, cause });
   else process.stderr.write(`polysite: ${message}: ${cause}\n`);
