@@ -42,18 +42,29 @@ export function cacheWanted(argv: readonly string[], env: NodeJS.ProcessEnv): bo
   return !argv.includes('--no-cache') && !(env.POLYSITE_NO_CACHE && env.POLYSITE_NO_CACHE !== '0');
 }
 
+/** What runs each esbuild build: esbuild.build by default; `npm run dev` passes one that rebuilds incrementally. */
+export type Bundler = typeof esbuild.build;
+
 /**
  * `dev` (used by `npm run dev`, into .dev/): readable bundles with React's
  * development build, no precompression, no size budget, and no content
  * snapshot, so the dev server compiles the content itself and shows its errors.
  */
-export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {}): Promise<void> {
+export async function build({
+  outDir = join(ROOT_DIR, 'dist'),
+  dev = false,
+  bundler = esbuild.build as Bundler,
+}: {
+  outDir?: string;
+  dev?: boolean;
+  bundler?: Bundler;
+} = {}): Promise<void> {
   const dist = outDir;
   const assetsDir = join(dist, 'client', 'assets');
   // esbuild bundles in memory (write: false) while the content is compiled and indexed
   // beside it; nothing in dist/ changes until both are done, so a content error leaves
   // the last good build in place.
-  const bundling = bundle(dist, assetsDir, dev);
+  const bundling = bundle(dist, assetsDir, dev, bundler);
   // A failed bundle is reported where it is awaited, not as an unhandled rejection meanwhile.
   bundling.catch(() => {});
   const content = dev ? null : await checkContent(dirname(dist));
@@ -131,8 +142,8 @@ export async function build({ outDir = join(ROOT_DIR, 'dist'), dev = false } = {
 }
 
 /** Every bundle (client, chooser, server, export program), made in memory: their files and the metafiles read later. */
-async function bundle(dist: string, assetsDir: string, dev: boolean) {
-  const client = esbuild.build({
+async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bundler) {
+  const client = bundler({
     // site.css: the critical rules, inlined in every page (manifest.criticalCss); deferred.css: the rest, linked.
     entryPoints: { main: 'src/client/main.tsx', critical: 'src/client/site.css', styles: 'src/client/deferred.css' },
     absWorkingDir: ROOT_DIR,
@@ -165,7 +176,7 @@ async function bundle(dist: string, assetsDir: string, dev: boolean) {
   // the site's bundle and its chunks, so it adds nothing to any page's first load.
   const chooser = dev
     ? null
-    : esbuild.build({
+    : bundler({
         entryPoints: { chooser: 'src/client/locale-chooser.ts' },
         absWorkingDir: ROOT_DIR,
         bundle: true,
@@ -187,7 +198,7 @@ async function bundle(dist: string, assetsDir: string, dev: boolean) {
   // compile wants both cores). What start-up may not need (the relay, undici and the SDK
   // without SENTRY_DSN, the Markdown and YAML compilers when dist/content.json is current) is
   // import()ed, and split into chunks so it is not even parsed unless it is used.
-  const server = esbuild.build({
+  const server = bundler({
     // `npm run dev` runs its own server (scripts/dev-server.ts), which reloads the content in place.
     entryPoints: dev ? { 'dev-server': 'scripts/dev-server.ts' } : { main: 'src/server/main.ts', export: 'src/export/main.ts' },
     absWorkingDir: ROOT_DIR,

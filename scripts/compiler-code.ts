@@ -8,29 +8,32 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
+import { type BuildOptions, buildSync } from 'esbuild';
 
 const ROOT_DIR = join(fileURLToPath(import.meta.url), '..', '..');
 
+/** The esbuild build whose metafile's inputs are the content build's import graph (`npm run dev` runs it incrementally). */
+export const COMPILER_GRAPH = {
+  entryPoints: [join(ROOT_DIR, 'scripts', 'build-content.ts')],
+  absWorkingDir: ROOT_DIR,
+  bundle: true,
+  write: false,
+  metafile: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  logLevel: 'silent',
+} satisfies BuildOptions;
+
 /** The files the content build's code is made of, relative to the repository (its import graph, as esbuild resolves it). */
 export function compilerSourceFiles(): string[] {
-  const { metafile } = buildSync({
-    entryPoints: [join(ROOT_DIR, 'scripts', 'build-content.ts')],
-    absWorkingDir: ROOT_DIR,
-    bundle: true,
-    write: false,
-    metafile: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'silent',
-  });
-  return Object.keys(metafile.inputs).sort();
+  return Object.keys(buildSync(COMPILER_GRAPH).metafile.inputs).sort();
 }
 
-export function compilerCodeHash(): string {
+/** `files`: compilerSourceFiles(), unless the caller resolved them already. */
+export function compilerCodeHash(files = compilerSourceFiles()): string {
   const hash = createHash('sha256').update(`${process.version}\0${process.versions.icu ?? ''}\0`);
-  for (const file of [...compilerSourceFiles(), 'package-lock.json']) {
+  for (const file of [...files, 'package-lock.json']) {
     hash
       .update(`${file}\0`)
       .update(readFileSync(join(ROOT_DIR, file)))

@@ -7,6 +7,11 @@
  * The process, its loaded modules and open connections stay; only a change of code,
  * of the locales themselves or of an image (which the build copies) restarts it.
  *
+ * A restarted server does not compile the content again: its first load takes each page
+ * from the pages the last one compiled (kept on disk, page-cache.ts), found by every input
+ * of its compile and the hash of the compiler's code (scripts/compiler-code.ts, taken by
+ * dev.ts at each rebuild), so only a change to the compiler itself compiles every page.
+ *
  * Talks to dev.ts over IPC: it is told `{ type: 'content' }`, and answers each load
  * (the first included) with `ready`, `problem` (the content's mistakes, with file and
  * line; the last good site stays loaded) or `restart` (the set of locales changed).
@@ -21,6 +26,7 @@ import { Lifecycle } from '../src/server/http/lifecycle.ts';
 import { createLogger } from '../src/server/http/log.ts';
 import { loadMessages } from '../src/server/content/messages.ts';
 import { createSiteMemo, loadSite, type SiteMemo } from '../src/server/content/site.ts';
+import { openPageCache, type PageCache } from '../src/server/content/page-cache.ts';
 import { readManifest } from '../src/server/site/manifest.ts';
 import type { SearchMemo } from '../src/server/site/site-search.ts';
 import { type LoadedContent, prepareContent } from '../src/server/site/prepare-site.ts';
@@ -29,7 +35,8 @@ import { type LoadedContent, prepareContent } from '../src/server/site/prepare-s
 export type ToDevServer = { type: 'content'; changed?: string[] };
 export type FromDevServer =
   | { type: 'listening'; port: number }
-  | { type: 'ready'; ms: number }
+  /** `reused`: at a server's first load with the page cache, how many of its `pages` came from it. */
+  | { type: 'ready'; ms: number; reused?: { pages: number; of: number } }
   | { type: 'problem'; message: string }
   | { type: 'restart'; reason: string };
 
@@ -37,7 +44,7 @@ export type FromDevServer =
  * The one door through which the dev server reads the author's files: what it
  * refuses here is shown in the overlay.
  */
-function loadContent(config: Config, memo: SiteMemo): LoadedContent {
+function loadContent(config: Config, memo: SiteMemo, pageCache: PageCache | null): LoadedContent {
   const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
   try {
     const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, {
@@ -45,6 +52,7 @@ function loadContent(config: Config, memo: SiteMemo): LoadedContent {
       drafts: config.drafts,
       dates: dates(),
       ...(unread && { changed: unread }),
+      ...(pageCache && { pageCache }),
     });
     unread = new Set();
     return { site, messages, built: false };
@@ -53,6 +61,17 @@ function loadContent(config: Config, memo: SiteMemo): LoadedContent {
     if (error instanceof ContentError) unread = new Set();
     throw error;
   }
+}
+
+/**
+ * The pages the last server compiled, for this one's first load (then `memo` keeps them):
+ * when dev.ts names the folder and the compiler's code hash (none with `--no-cache`).
+ * Written again after that load with the pages it used, whether or not it failed.
+ */
+function pagesCompiledBefore(config: Config): (PageCache & { save(): void; readonly reused: number }) | null {
+  const dir = process.env.POLYSITE_DEV_PAGE_CACHE;
+  const code = process.env.POLYSITE_COMPILER_CODE;
+  return dir && code ? openPageCache(dir, config.localesDir, config.locales, code) : null;
 }
 
 /**
@@ -67,8 +86,10 @@ function noteChanged(changed: readonly string[] | undefined): void {
   else if (unread) for (const path of changed) unread.add(path);
 }
 
-function tell(message: FromDevServer): void {
-  process.send?.(message);
+/** `then`: run once the message is sent (work the answer need not wait for). */
+function tell(message: FromDevServer, then?: () => void): void {
+  if (process.send) process.send(message, undefined, undefined, () => then?.());
+  else then?.();
 }
 
 const config = loadConfig();
@@ -78,6 +99,7 @@ const lifecycle = new Lifecycle();
 const memo = createSiteMemo();
 const dates = gitDatesReader(config.localesDir);
 const searchMemo: SearchMemo = new Map();
+let compiledBefore = pagesCompiledBefore(config);
 
 const NOT_YET: RequestListener = (_req, res) => {
   res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('The content does not load yet.\n');
@@ -87,20 +109,27 @@ let handle: RequestListener = NOT_YET;
 /** Compiles the content as it is now and, when it loads, serves it from the next request on. */
 function reload(): void {
   const started = performance.now();
+  // The first load only: the later ones reuse the pages `memo` holds.
+  const pageCache = compiledBefore;
+  compiledBefore = null;
+  let reused: { pages: number; of: number } | undefined;
   try {
     const now = loadConfig();
     if (now.locales.join() !== config.locales.join()) {
       tell({ type: 'restart', reason: `the locales are now ${now.locales.join(', ')}` });
       return;
     }
-    const site = prepareContent(config, manifest, loadContent(config, memo), { log, searchMemo });
+    const loaded = loadContent(config, memo, pageCache);
+    if (pageCache) reused = { pages: pageCache.reused, of: [...loaded.site.pages.values()].reduce((sum, pages) => sum + pages.size, 0) };
+    const site = prepareContent(config, manifest, loaded, { log, searchMemo });
     // A new app: its render caches start empty, so nothing compiled before the edit is served.
     handle = createSite({ config, site, log, lifecycle, relay: null }).handle;
   } catch (error) {
-    tell({ type: 'problem', message: (error as Error).message });
+    tell({ type: 'problem', message: (error as Error).message }, () => pageCache?.save());
     return;
   }
-  tell({ type: 'ready', ms: Math.round(performance.now() - started) });
+  // The pages are written once the answer is on its way: the browser's reload need not wait for them.
+  tell({ type: 'ready', ms: Math.round(performance.now() - started), ...(reused && { reused }) }, () => pageCache?.save());
 }
 
 process.on('message', (message: ToDevServer) => {

@@ -3,7 +3,9 @@
  * React's development build), runs the dev server there (scripts/dev-server.ts), and
  * puts a small proxy in front of it on PORT (default 3000) that
  *   - watches src/ and the locales with one watcher kept for the session,
- *   - rebuilds and restarts on a change under src/ (about half a second),
+ *   - rebuilds and restarts on a change under src/: esbuild rebuilds incrementally (each
+ *     bundle's context is kept for the session), and the restarted server takes the pages
+ *     the last one compiled from the page cache, unless the content's compiler changed,
  *   - has the server reload its content in place on a change under locales/ (it
  *     compiles the pages that changed and reuses the rest), and rebuilds and
  *     restarts when it is an image (the build copies them into the assets),
@@ -22,9 +24,12 @@ import { createServer, type IncomingMessage, request, type ServerResponse } from
 import { basename, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type FSWatcher, watch } from 'chokidar';
+import * as esbuild from 'esbuild';
 import { escapeHtml } from '../src/server/escape-html.ts';
 import { loadConfig, ROOT_DIR } from '../src/server/config.ts';
-import { build } from './build.ts';
+import { type Bundler, build, CONTENT_CACHE_DIR, cacheWanted } from './build.ts';
+import { COMPILER_GRAPH, compilerCodeHash } from './compiler-code.ts';
+import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 import { isImageFile } from '../src/server/content/images.ts';
 import type { FromDevServer, ToDevServer } from './dev-server.ts';
 import { STATUS_PATH, translationPage } from './translation-page.ts';
@@ -53,6 +58,37 @@ function requestedHost(header: string | undefined): string | null {
   const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d+)?$/i.exec(header ?? '');
   return match ? match[1]!.toLowerCase() : null;
 }
+
+/**
+ * Where the dev server keeps the pages it compiled, for the next one after a restart
+ * (dev-server.ts); off with `--no-cache` or POLYSITE_NO_CACHE, as the build's caches.
+ * One pack per content folder, the folder bounded in bytes.
+ */
+const PAGE_CACHE_DIR = cacheWanted(process.argv, process.env) ? join(CONTENT_CACHE_DIR, 'dev-pages') : null;
+const PAGE_CACHE_BYTES = 256 * 1024 * 1024;
+/**
+ * The hash of the content compiler's code (compiler-code.ts), taken at each rebuild: the
+ * key of every page kept, so a change to the compiler compiles every page again. Null when
+ * it cannot be taken (a file of it does not parse): the server then compiles everything.
+ */
+let compilerCode: string | null = null;
+
+/**
+ * esbuild with one context per bundle, kept for the session: a rebuild parses again only
+ * the files that changed, not React and the rest. The options of a bundle are the same at
+ * every build; other options get a context of their own.
+ */
+const contexts = new Map<string, Promise<esbuild.BuildContext>>();
+const incremental = (async (options: esbuild.BuildOptions) => {
+  const key = JSON.stringify(options);
+  let context = contexts.get(key);
+  if (!context) {
+    context = esbuild.context(options);
+    contexts.set(key, context);
+    context.catch(() => contexts.delete(key));
+  }
+  return (await context).rebuild();
+}) as Bundler;
 
 let problem: string | null = null;
 let child: ChildProcess | null = null;
@@ -105,7 +141,7 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
     problem = null;
     if (rebuild) {
       try {
-        await build({ outDir: DEV_DIR, dev: true });
+        [, compilerCode] = await Promise.all([build({ outDir: DEV_DIR, dev: true, bundler: incremental }), takeCompilerCode()]);
       } catch (error) {
         problem = describeBuildError(error);
       }
@@ -115,8 +151,19 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
     problem = await askChild({ type: 'content', ...(changed && { changed }) });
   }
   if (problem) process.stderr.write(`\n${problem}\n\n`);
-  else say(`${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms`);
+  else say(`${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms${reusedNote()}`);
   announce();
+}
+
+/** The compiler's code hash, its import graph resolved by an incremental build beside the bundles'. */
+async function takeCompilerCode(): Promise<string | null> {
+  if (!PAGE_CACHE_DIR) return null;
+  try {
+    const { metafile } = await incremental(COMPILER_GRAPH);
+    return compilerCodeHash(Object.keys(metafile.inputs).sort());
+  } catch {
+    return null; // A file that does not parse: the bundles' build says where.
+  }
 }
 
 /** esbuild errors come with file, line and column: print them the way editors link them. */
@@ -134,6 +181,15 @@ function describeBuildError(error: unknown): string {
  */
 const PUBLIC_URL_MARK = 'http://polysite-dev.invalid';
 
+/** How many pages a server started since `perform` began took from the page cache (dev-server.ts). */
+let startedWith: { pages: number; of: number } | undefined;
+
+function reusedNote(): string {
+  const reused = startedWith;
+  startedWith = undefined;
+  return reused ? `, ${reused.pages} of ${reused.of} compiled pages reused` : '';
+}
+
 /** What the server answers to the load under way; null when it did not answer before it stopped. */
 let answer: ((message: FromDevServer | null) => void) | null = null;
 
@@ -144,7 +200,14 @@ let answer: ((message: FromDevServer | null) => void) | null = null;
 async function startChild(): Promise<string | null> {
   const server = spawn(process.execPath, ['--enable-source-maps', join(DEV_DIR, 'server', 'dev-server.js')], {
     cwd: ROOT_DIR,
-    env: { ...process.env, NODE_ENV: 'development', DIST_DIR: DEV_DIR, LOCALES_DIR: localesDir, PUBLIC_URL: PUBLIC_URL_MARK },
+    env: {
+      ...withoutKeys(process.env, ['POLYSITE_DEV_PAGE_CACHE', 'POLYSITE_COMPILER_CODE']),
+      NODE_ENV: 'development',
+      DIST_DIR: DEV_DIR,
+      LOCALES_DIR: localesDir,
+      PUBLIC_URL: PUBLIC_URL_MARK,
+      ...(PAGE_CACHE_DIR && compilerCode && { POLYSITE_DEV_PAGE_CACHE: PAGE_CACHE_DIR, POLYSITE_COMPILER_CODE: compilerCode }),
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   child = server;
@@ -169,7 +232,12 @@ async function startChild(): Promise<string | null> {
     announce();
   });
   const first = await nextAnswer();
+  if (first?.type === 'ready') startedWith = first.reused;
   return first ? settle(first) : stderr.trim().replace(/^polysite: /, '') || 'the server stopped';
+}
+
+function withoutKeys(env: NodeJS.ProcessEnv, keys: readonly string[]): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !keys.includes(key)));
 }
 
 function nextAnswer(): Promise<FromDevServer | null> {
@@ -374,6 +442,7 @@ function workFor(files: readonly string[]): Work {
 }
 
 async function main() {
+  if (PAGE_CACHE_DIR) pruneHighlightCache(PAGE_CACHE_DIR, PAGE_CACHE_BYTES);
   // Watching starts first: a file saved during the first build is not missed.
   const watcher = watchSources((files) => {
     const shown = files.map((file) => relative(ROOT_DIR, file) || file);

@@ -122,3 +122,52 @@ test("a page's new title shows in the sidebar of the other pages", async () => {
   dev.saveAtomically(file, original);
   await dev.eventually('/en/docs/markdown', (body, status) => status === 200 && !body.includes('Routing, renamed'));
 });
+
+/** Waits (bounded) for a line `npm run dev` prints after the `from`th that matches `pattern`; returns it. */
+async function printed(from: number, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + RELOAD_WAIT_MS;
+  for (;;) {
+    const line = dev.lines.slice(from).find((text) => pattern.test(text));
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`no line matching ${pattern} in:\n${dev.lines.slice(from).join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('a screen changed under src/ shows in the open tab, the restarted server taking the compiled pages from the cache', async () => {
+  const file = 'src/routes/screens/not-found.tsx';
+  const original = dev.read(file);
+  const page = await open('/en/nope');
+  for (const version of [1, 2]) {
+    const from = dev.lines.length;
+    dev.saveAtomically(file, original.replace('<h1', `<h1 data-edited="${version}"`));
+    await page.waitForSelector(`h1[data-edited="${version}"]`, WAIT);
+    const [, reused, of] = /rebuilt in \d+ ms, (\d+) of (\d+) compiled pages reused/.exec(await printed(from, /rebuilt in/)) ?? [];
+    // Every page but those edited since the last start (none the second time) came from the cache.
+    assert.ok(Number(reused) > 0 && Number(of) > 0, dev.lines.slice(from).join('\n'));
+    if (version === 2) assert.equal(reused, of);
+  }
+  dev.saveAtomically(file, original);
+  await page.waitForFunction(() => document.querySelector('h1') !== null && document.querySelector('h1[data-edited]') === null, null, WAIT);
+  await page.context().close();
+});
+
+test("a change to the Markdown compiler under src/ shows in the pages' HTML: no page is taken from the cache", async () => {
+  const file = 'src/server/content/markdown/headings.ts';
+  const original = dev.read(file);
+  const from = dev.lines.length;
+  const changed = original.replace('`<div class="heading">', '`<div class="heading" data-compiled="anew">');
+  assert.notEqual(changed, original, 'the change applies');
+  dev.saveAtomically(file, changed);
+  try {
+    await dev.eventually('/en/about', (body, status) => status === 200 && body.includes('<div class="heading" data-compiled="anew">'));
+    assert.match((await get(dev.url, '/de/ueber-uns')).body, /<div class="heading" data-compiled="anew">/);
+    assert.match(await printed(from, /rebuilt in/), /, 0 of \d+ compiled pages reused/);
+  } finally {
+    dev.saveAtomically(file, original);
+  }
+  await dev.eventually(
+    '/en/about',
+    (body, status) => status === 200 && body.includes('<div class="heading">') && !body.includes('data-compiled'),
+  );
+});
