@@ -17,7 +17,9 @@
  * line; the last good site stays loaded) or `restart` (the set of locales changed).
  */
 import { createServer, type RequestListener } from 'node:http';
-import { isAbsolute } from 'node:path';
+import { createHash } from 'node:crypto';
+import { isAbsolute, join, resolve } from 'node:path';
+import { keepSearchIndexes, seedSearchMemo } from './dev-search-cache.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { gitDatesReader } from './dev-dates.ts';
 import { type Config, loadConfig } from '../src/server/config.ts';
@@ -64,14 +66,19 @@ function loadContent(config: Config, memo: SiteMemo, pageCache: PageCache | null
 }
 
 /**
- * The pages the last server compiled, for this one's first load (then `memo` keeps them):
- * when dev.ts names the folder and the compiler's code hash (none with `--no-cache`).
- * Written again after that load with the pages it used, whether or not it failed.
+ * What the last server made, for this one's first load (then `memo` and `searchMemo` keep
+ * it): the pages it compiled and the search indexes it made (dev-search-cache.ts), when
+ * dev.ts names the folder they are kept in and the compiler's code hash (none with
+ * `--no-cache`). Both are written again after that load, the pages whether or not it failed.
  */
-function pagesCompiledBefore(config: Config): (PageCache & { save(): void; readonly reused: number }) | null {
+type KeptBefore = { code: string; pages: PageCache & { save(): void; readonly reused: number }; searchFile: string };
+
+function keptBefore(config: Config): KeptBefore | null {
   const dir = process.env.POLYSITE_DEV_PAGE_CACHE;
   const code = process.env.POLYSITE_COMPILER_CODE;
-  return dir && code ? openPageCache(dir, config.localesDir, config.locales, code) : null;
+  if (!dir || !code) return null;
+  const name = createHash('sha256').update(resolve(config.localesDir)).digest('hex').slice(0, 24);
+  return { code, pages: openPageCache(dir, config.localesDir, config.locales, code), searchFile: join(dir, `${name}.search.json.gz`) };
 }
 
 /**
@@ -99,7 +106,7 @@ const lifecycle = new Lifecycle();
 const memo = createSiteMemo();
 const dates = gitDatesReader(config.localesDir);
 const searchMemo: SearchMemo = new Map();
-let compiledBefore = pagesCompiledBefore(config);
+let firstLoad = keptBefore(config);
 
 const NOT_YET: RequestListener = (_req, res) => {
   res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('The content does not load yet.\n');
@@ -109,9 +116,10 @@ let handle: RequestListener = NOT_YET;
 /** Compiles the content as it is now and, when it loads, serves it from the next request on. */
 function reload(): void {
   const started = performance.now();
-  // The first load only: the later ones reuse the pages `memo` holds.
-  const pageCache = compiledBefore;
-  compiledBefore = null;
+  // The first load only: the later ones reuse what `memo` and `searchMemo` hold.
+  const kept = firstLoad;
+  firstLoad = null;
+  let loaded: LoadedContent;
   let reused: { pages: number; of: number } | undefined;
   try {
     const now = loadConfig();
@@ -119,17 +127,24 @@ function reload(): void {
       tell({ type: 'restart', reason: `the locales are now ${now.locales.join(', ')}` });
       return;
     }
-    const loaded = loadContent(config, memo, pageCache);
-    if (pageCache) reused = { pages: pageCache.reused, of: [...loaded.site.pages.values()].reduce((sum, pages) => sum + pages.size, 0) };
+    loaded = loadContent(config, memo, kept?.pages ?? null);
+    if (kept) {
+      reused = { pages: kept.pages.reused, of: [...loaded.site.pages.values()].reduce((sum, pages) => sum + pages.size, 0) };
+      seedSearchMemo(kept.searchFile, kept.code, loaded.site, searchMemo);
+    }
     const site = prepareContent(config, manifest, loaded, { log, searchMemo });
     // A new app: its render caches start empty, so nothing compiled before the edit is served.
     handle = createSite({ config, site, log, lifecycle, relay: null }).handle;
   } catch (error) {
-    tell({ type: 'problem', message: (error as Error).message }, () => pageCache?.save());
+    tell({ type: 'problem', message: (error as Error).message }, () => kept?.pages.save());
     return;
   }
-  // The pages are written once the answer is on its way: the browser's reload need not wait for them.
-  tell({ type: 'ready', ms: Math.round(performance.now() - started), ...(reused && { reused }) }, () => pageCache?.save());
+  // Kept once the answer is on its way: the browser's reload need not wait for it.
+  tell({ type: 'ready', ms: Math.round(performance.now() - started), ...(reused && { reused }) }, () => {
+    if (!kept) return;
+    kept.pages.save();
+    keepSearchIndexes(kept.searchFile, kept.code, loaded.site, searchMemo);
+  });
 }
 
 process.on('message', (message: ToDevServer) => {

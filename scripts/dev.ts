@@ -21,7 +21,7 @@
 import { versionsDirOf } from '../src/server/content/versions.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type FSWatcher, watch } from 'chokidar';
 import * as esbuild from 'esbuild';
@@ -155,14 +155,31 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
   announce();
 }
 
-/** The compiler's code hash, its import graph resolved by an incremental build beside the bundles'. */
+/** The compiler's files (compiler-code.ts's import graph, as esbuild names them) as last resolved; null: not yet. */
+let compilerFiles: string[] | null = null;
+/** The files under src/ changed since the last rebuild (absolute paths); null after a watcher error. */
+let changedCode: Set<string> | null = new Set();
+
+/**
+ * The compiler's code hash: its files' contents, hashed at every rebuild. The graph itself
+ * (which files) is resolved again only when a file in it changed, since only a file in it
+ * can import another; esbuild's graph build then runs incrementally beside the bundles'.
+ */
 async function takeCompilerCode(): Promise<string | null> {
   if (!PAGE_CACHE_DIR) return null;
+  const changed = changedCode;
+  changedCode = new Set();
   try {
-    const { metafile } = await incremental(COMPILER_GRAPH);
-    return compilerCodeHash(Object.keys(metafile.inputs).sort());
+    const known = compilerFiles && new Set(compilerFiles);
+    if (!known || !changed || [...changed].some((file) => known.has(relative(ROOT_DIR, file).split(sep).join('/')))) {
+      const { metafile } = await incremental(COMPILER_GRAPH);
+      compilerFiles = Object.keys(metafile.inputs).sort();
+    }
+    return compilerCodeHash(compilerFiles!);
   } catch {
-    return null; // A file that does not parse: the bundles' build says where.
+    // A file that does not parse (the bundles' build says where) or is gone: resolved again next time.
+    compilerFiles = null;
+    return null;
   }
 }
 
@@ -399,6 +416,7 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
   watcher.on('all', (event, path) => {
     if (!matters(event, path)) return;
     changedFiles?.add(resolve(path));
+    if (!relative(join(ROOT_DIR, 'src'), path).startsWith('..')) changedCode?.add(resolve(path));
     batch.add(path);
     if (timer === undefined)
       timer = setTimeout(() => {
@@ -411,6 +429,7 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
   watcher.on('error', (error) => {
     // An event may have been lost: the next reload checks every file.
     changedFiles = null;
+    changedCode = null;
     say(`watching: ${(error as Error).message}`);
   });
   return watcher;

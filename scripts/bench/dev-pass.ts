@@ -22,7 +22,7 @@ type Dev = { url: string; project: string; child: ChildProcess; started: number 
 
 async function startDev(localesDir?: string): Promise<Dev> {
   const project = mkdtempSync(join(tmpdir(), 'polysite-bench-dev-'));
-  for (const entry of ['src', 'scripts', 'locales', 'package.json', 'tsconfig.json']) {
+  for (const entry of ['src', 'scripts', 'locales', 'package.json', 'package-lock.json', 'tsconfig.json']) {
     cpSync(join(ROOT_DIR, entry), join(project, entry), { recursive: true });
   }
   symlinkSync(join(ROOT_DIR, 'node_modules'), join(project, 'node_modules'), 'dir');

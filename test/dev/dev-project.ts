@@ -31,7 +31,7 @@ export const RELOAD_WAIT_MS = 60_000;
 
 export async function startDevProject(): Promise<DevProject> {
   const project = mkdtempSync(join(tmpdir(), 'polysite-dev-'));
-  for (const entry of ['src', 'scripts', 'locales', 'package.json', 'tsconfig.json']) {
+  for (const entry of ['src', 'scripts', 'locales', 'package.json', 'package-lock.json', 'tsconfig.json']) {
     cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');

@@ -26,7 +26,7 @@ let browser: Browser;
 
 before(async () => {
   project = mkdtempSync(join(tmpdir(), 'polysite-dev-'));
-  for (const entry of ['src', 'scripts', 'locales', 'package.json', 'tsconfig.json']) {
+  for (const entry of ['src', 'scripts', 'locales', 'package.json', 'package-lock.json', 'tsconfig.json']) {
     cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
