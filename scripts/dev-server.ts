@@ -143,7 +143,12 @@ function reload(): void {
   tell({ type: 'ready', ms: Math.round(performance.now() - started), ...(reused && { reused }) }, () => {
     if (!kept) return;
     kept.pages.save();
-    keepSearchIndexes(kept.searchFile, kept.code, loaded.site, searchMemo);
+    try {
+      keepSearchIndexes(kept.searchFile, kept.code, loaded.site, searchMemo);
+    } catch (error) {
+      // Not kept costs the next start time, never this server its site.
+      process.stderr.write(`polysite dev: the search indexes were not kept (${(error as Error).message})\n`);
+    }
   });
 }
 
