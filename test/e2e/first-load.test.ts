@@ -89,7 +89,7 @@ describe('the first paint', () => {
   }
 });
 
-describe('the page\'s scripts', () => {
+describe("the page's scripts", () => {
   for (const path of ['/en', '/ar/docs/guides/install']) {
     test(`${path} fetches its scripts and messages only after its first contentful paint, then hydrates`, async () => {
       const context = await e2e.browser.newContext();
@@ -106,7 +106,8 @@ describe('the page\'s scripts', () => {
       }));
       assert.ok(paint !== undefined, 'a first contentful paint');
       assert.ok(fetched.some((entry) => entry.url.startsWith('main-')) && fetched.some((entry) => entry.url.startsWith('messages-')));
-      for (const entry of fetched) assert.ok(entry.start >= paint, `${entry.url} was requested at ${entry.start} ms, before the paint at ${paint} ms`);
+      for (const entry of fetched)
+        assert.ok(entry.start >= paint, `${entry.url} was requested at ${entry.start} ms, before the paint at ${paint} ms`);
       await context.close();
     });
   }
