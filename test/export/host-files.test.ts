@@ -1,9 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ALWAYS_HEADERS } from '../../src/server/http/security-headers.ts';
 import { get, type RawResponse } from '../helpers/http.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { serveHostFiles, sharedExport, type ExportRun, type StaticHost } from '../helpers/static-host.ts';
+import { parseRedirectsFile, serveHostFiles, sharedExport, type ExportRun, type StaticHost } from '../helpers/static-host.ts';
 import { URL_CASES } from './url-cases.ts';
 
 /**
@@ -162,6 +164,26 @@ describe('_headers and _redirects on a static host, against the server', () => {
       await compare(path);
     });
   }
+
+  test("every page at its default locale's path in a locale that localized it, one 301 to where the server's 308 goes, and two hops with its locale miscased", async () => {
+    const rules = parseRedirectsFile(readFileSync(join(run.out, '_redirects'), 'utf8'));
+    const moved = rules.filter((rule) => rule.status === 301 && !rule.from.includes('*') && rule.from.split('/').length > 2);
+    assert.ok(moved.length >= 10, `${moved.length} moved paths`);
+    for (const { from } of moved) {
+      await compare(from, {}, '301');
+      const [, locale = '', ...rest] = from.split('/');
+      await compare(['', locale.toUpperCase(), ...rest].join('/'), {}, 'two hops');
+    }
+  });
+
+  test("Accept: text/markdown on a page's URL: the server answers the twin, the host the HTML (documented); the twin is at its .md path on both", async () => {
+    for (const path of ['/en/docs', '/de/ueber-uns']) {
+      const [served, hosted] = await Promise.all([server.url, host.url].map((base) => get(base, path, { Accept: 'text/markdown' })));
+      assert.deepEqual([served!.status, mediaType(served!)], [200, ['text/markdown']], path);
+      assert.deepEqual([hosted!.status, mediaType(hosted!)], [200, ['text/html']], path);
+      await compare(`${path}.md`);
+    }
+  });
 
   test('every documented difference names a case of the shared list', () => {
     const paths = new Set(URL_CASES.map(({ path }) => path));
