@@ -215,6 +215,11 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
     // and a few parts of @sentry/node (src/server/monitoring/sentry-client.ts), no OpenTelemetry
     // hooks, so only those parts are bundled, in a chunk loaded only with SENTRY_DSN.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    // `npm run dev`'s server leaves the packages out, loaded from node_modules when it starts:
+    // its rebuild after each save under src/ then bundles the project's own code only (the
+    // packages were most of that work), for a start that resolves them one by one. Import
+    // attributes are kept (Node 20.10+), for the JSON a package's version is read from.
+    ...(dev && { packages: 'external' as const, supported: { 'import-attributes': true } }),
     jsx: 'automatic',
     // React's server renderer ships a development and a production build and picks one
     // at run time; the production bundle needs only the latter (about 0.8 MB less to load).
