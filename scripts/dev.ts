@@ -76,18 +76,25 @@ let compilerCode: string | null = null;
 /**
  * esbuild with one context per bundle, kept for the session: a rebuild parses again only
  * the files that changed, not React and the rest. The options of a bundle are the same at
- * every build; other options get a context of their own.
+ * every build; other options get a context of their own. A context's rebuilds run one
+ * after another: esbuild gives a rebuild asked while another runs that one's result, made
+ * from the files as they were before the save (a build that failed on one bundle returns
+ * while the others still run).
  */
-const contexts = new Map<string, Promise<esbuild.BuildContext>>();
+const contexts = new Map<string, { context: Promise<esbuild.BuildContext>; last: Promise<unknown> }>();
 const incremental = (async (options: esbuild.BuildOptions) => {
   const key = JSON.stringify(options);
-  let context = contexts.get(key);
-  if (!context) {
-    context = esbuild.context(options);
-    contexts.set(key, context);
+  let kept = contexts.get(key);
+  if (!kept) {
+    const context = esbuild.context(options);
+    kept = { context, last: Promise.resolve() };
+    contexts.set(key, kept);
     context.catch(() => contexts.delete(key));
   }
-  return (await context).rebuild();
+  const { context, last } = kept;
+  const next = last.catch(() => {}).then(async () => (await context).rebuild());
+  kept.last = next;
+  return next;
 }) as Bundler;
 
 let problem: string | null = null;
