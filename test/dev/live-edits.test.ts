@@ -171,3 +171,29 @@ test("a change to the Markdown compiler under src/ shows in the pages' HTML: no 
     (body, status) => status === 200 && body.includes('<div class="heading">') && !body.includes('data-compiled'),
   );
 });
+
+test('after a restart, the search index has the title a page was given before it: an index is kept only for the pages it was made from', async () => {
+  const page = 'locales/en/pages/about.md';
+  const original = dev.read(page);
+  dev.saveAtomically(page, original.replace(/^title: .*$/m, 'title: "About Zanzibarish"'));
+  await dev.eventually('/en/about', (body, status) => status === 200 && body.includes('About Zanzibarish</h1>'));
+  const screen = 'src/routes/screens/not-found.tsx';
+  const code = dev.read(screen);
+  const from = dev.lines.length;
+  dev.saveAtomically(screen, code.replace('<h1', '<h1 data-restarted="yes"'));
+  try {
+    await dev.eventually('/en/nope', (body, status) => status === 404 && body.includes('data-restarted="yes"'));
+    assert.match(await printed(from, /rebuilt in/), /[1-9]\d* of \d+ compiled pages reused/);
+    const { search } = JSON.parse(
+      /<script type="application\/json" id="polysite-data">(.*?)<\/script>/s.exec((await get(dev.url, '/en')).body)![1]!,
+    );
+    const index = await get(dev.url, search.en, { 'Accept-Encoding': 'identity' });
+    assert.equal(index.status, 200);
+    assert.match(index.body, /About Zanzibarish/);
+    // The server's search answers from the same index (the query is echoed in lower case; the title is marked where it matches).
+    assert.match((await get(dev.url, '/en/search?q=zanzibarish')).body, /Zanzibarish/);
+  } finally {
+    dev.saveAtomically(screen, code);
+    dev.saveAtomically(page, original);
+  }
+});
