@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -59,6 +59,7 @@ export function openPageCache(
   // Entries as their JSON's UTF-8 bytes, off the heap: a locale's pages are held once, as the pack holds them.
   const used = new Map<string, Buffer>();
   let reused = 0;
+  let added = false;
   return {
     code,
     get(key) {
@@ -71,11 +72,22 @@ export function openPageCache(
     },
     set(key, entry) {
       used.set(key, Buffer.from(JSON.stringify(entry)));
+      added = true;
     },
     get reused() {
       return reused;
     },
     save() {
+      // Every kept entry used and none added: the pack is as it should be, and is only marked used (the folder's bound drops the oldest).
+      if (!added && used.size === kept.size && kept.size > 0) {
+        try {
+          const now = new Date();
+          utimesSync(file, now, now);
+        } catch {
+          // Gone meanwhile: the next build compiles its pages.
+        }
+        return;
+      }
       const parts: Buffer[] = [Buffer.from(JSON.stringify({ format: FORMAT, code }))];
       for (const [key, json] of used) parts.push(Buffer.from(`\n${key}\t`), json);
       const temporary = `${file}.${process.pid}-${threadId}.tmp`;
