@@ -14,7 +14,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rename
 import { dirname, join } from 'node:path';
 import { availableParallelism, tmpdir } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
-import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
+import { charactersWithoutSpaces, termsOf } from '../src/i18n/search-text.ts';
 import type { CompiledMessages } from '../src/i18n/intl.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadContent } from '../src/server/content/load-content.ts';
@@ -28,6 +28,7 @@ import { scopeLocale, scopeVersion } from '../src/routes/search/query.ts';
 import { cacheKey, openPageCache } from '../src/server/content/page-cache.ts';
 import { indexFiles, keepIndex, restoreIndex } from './index-cache.ts';
 import { hasLocale, keepLocale, localeKeys, restoreLocale } from './locale-cache.ts';
+import { openTermsCache } from './terms-cache.ts';
 import { compactIndex } from '../src/routes/search/compact-index.ts';
 import { parseIndexFile } from '../src/routes/search/engine.ts';
 import { compressAsset } from './asset-compression.ts';
@@ -370,7 +371,11 @@ function fromPages(
     const key = cache && cacheKey(cache.code, scope, pages);
     const restored = cache && key ? restoreIndex(join(cache.dir, 'indexes'), key, stagedFiles(scope, stageDir)) : null;
     if (restored !== null) return { scope, json: restored, key, cached: true };
-    return { scope, json: buildSearchIndex(scopeLocale(scope), pages), key, cached: false };
+    // Each unchanged text's terms from the last build's (terms-cache.ts): only what changed is cut and stemmed.
+    const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope, scopeLocale(scope), cache.code);
+    const json = buildSearchIndex(scopeLocale(scope), pages, terms ? terms.terms : termsOf);
+    terms?.save();
+    return { scope, json, key, cached: false };
   });
   return { part, indexes };
 }

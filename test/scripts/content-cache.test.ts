@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { type CompiledContent, compileSite, type ContentCache } from '../../scripts/build-content.ts';
 import { compilerCodeHash, compilerSourceFiles } from '../../scripts/compiler-code.ts';
 import { readSnapshot } from '../../src/server/content/snapshot.ts';
+import { openTermsCache } from '../../scripts/terms-cache.ts';
+import { termsOf } from '../../src/i18n/search-text.ts';
+import { gunzipSync } from 'node:zlib';
 import { MESSAGES, makeLocales, makePage } from '../helpers/content.ts';
 
 // The build keeps compiled pages and search indexes between builds (page-cache.ts,
@@ -233,6 +236,8 @@ test('a cut-off, corrupt or foreign cache is ignored: the pages are compiled and
     // One per serving locale.
     assert.equal(packs.length, LOCALES.length);
     for (const pack of packs) spoil(pack);
+    // And every kept text's terms.
+    for (const name of readdirSync(join(cache.dir, 'terms'))) spoil(join(cache.dir, 'terms', name));
     // Every index file spoiled too: an entry whose bytes are not those it recorded is made again.
     for (const file of readdirSync(join(cache.dir, 'indexes'), { recursive: true })) {
       if (String(file).endsWith('.json') && !String(file).endsWith('stamp.json'))
@@ -286,4 +291,25 @@ test('`--no-cache` or POLYSITE_NO_CACHE turns the build caches off', async () =>
   assert.equal(cacheWanted(['--no-cache'], {}), false);
   assert.equal(cacheWanted([], { POLYSITE_NO_CACHE: '1' }), false);
   assert.equal(cacheWanted([], { POLYSITE_NO_CACHE: '0' }), true);
+});
+
+test("the terms cache gives termsOf's terms, from its pack in the next build, and ignores a pack of other code", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'polysite-terms-'));
+  const texts = ['Installing the server', 'サーバーをインストールする', 'Die Übersetzungen der Seiten', ''];
+  const first = openTermsCache(dir, '/site', 'en', 'en', 'code-1');
+  for (const text of texts) assert.deepEqual(first.terms(text, 'en'), termsOf(text, 'en'));
+  first.save();
+  const [pack] = readdirSync(dir);
+  const kept = readFileSync(join(dir, pack!));
+  // Every text was in the pack: it is not written again.
+  const again = openTermsCache(dir, '/site', 'en', 'en', 'code-1');
+  for (const text of texts) assert.deepEqual(again.terms(text, 'en'), termsOf(text, 'en'));
+  again.save();
+  assert.deepEqual(readFileSync(join(dir, pack!)), kept);
+  assert.match(gunzipSync(kept).toString(), /\tinstal the server\n/);
+  // Another code's pack is not read: a text it lacks is made, and the pack written anew.
+  const other = openTermsCache(dir, '/site', 'en', 'en', 'code-2');
+  assert.deepEqual(other.terms(texts[0]!, 'en'), termsOf(texts[0]!, 'en'));
+  other.save();
+  assert.notDeepEqual(readFileSync(join(dir, pack!)), kept);
 });

@@ -14,8 +14,15 @@ import { FIELDS, FORMAT, type IndexedPage, type PageEntry, titleField } from './
 /** Postings of one term: per field, [document id, frequency] pairs in document order. */
 type Postings = number[][];
 
-/** The serialised index of one locale's pages (what the build writes as a content-hashed asset). */
-export function buildSearchIndex(locale: string, pages: readonly IndexedPage[]): string {
+/**
+ * The serialised index of one locale's pages (what the build writes as a content-hashed asset).
+ * `analyse`: termsOf, or what gives the same terms (the build's cache of them).
+ */
+export function buildSearchIndex(
+  locale: string,
+  pages: readonly IndexedPage[],
+  analyse: (text: string, locale: string) => string[] = termsOf,
+): string {
   const entries: PageEntry[] = pages.map(({ path, title, fallback }) => ({ path, title, fallback }));
   const postings = new Map<string, Postings>();
   const fieldLength: string[] = [];
@@ -24,10 +31,10 @@ export function buildSearchIndex(locale: string, pages: readonly IndexedPage[]):
   let id = 0;
   // A term list per field of a page's title, made once: it is indexed in every section of its page.
   for (const [p, page] of pages.entries()) {
-    const titleTerms = termsOf(titleField(page), locale);
+    const titleTerms = analyse(titleField(page), locale);
     for (const section of page.sections) {
-      const lengths = [titleTerms, termsOf(section.heading, locale), termsOf(section.text, locale)].map((terms, field) =>
-        addTerms(postings, field, id, terms),
+      const lengths = [titleTerms, analyse(section.heading, locale), analyse(section.text, locale)].map((found, field) =>
+        addTerms(postings, field, id, found),
       );
       // MiniSearch's running average, in its order of operations, so the numbers match to the last bit.
       for (const [field, length] of lengths.entries()) averages[field] = (averages[field]! * id + length) / (id + 1);
