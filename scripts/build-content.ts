@@ -23,14 +23,12 @@ import type { Site } from '../src/server/content/site.ts';
 import type { SiteVersions } from '../src/server/content/versions.ts';
 import { type SnapshotPart, type SnapshotSite, stageSnapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import { indexedPages, indexUrl, searchScopes } from '../src/server/site/search-indexes.ts';
-import { buildSearchIndex } from '../src/routes/search/index-writer.ts';
+import { writeSearchIndex } from '../src/routes/search/index-writer.ts';
 import { scopeLocale, scopeVersion } from '../src/routes/search/query.ts';
 import { cacheKey, openPageCache } from '../src/server/content/page-cache.ts';
 import { indexFiles, keepIndex, restoreIndex } from './index-cache.ts';
 import { hasLocale, keepLocale, localeKeys, restoreLocale } from './locale-cache.ts';
 import { openTermsCache } from './terms-cache.ts';
-import { compactIndex } from '../src/routes/search/compact-index.ts';
-import { parseIndexFile } from '../src/routes/search/engine.ts';
 import { compressAsset } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
 import { setHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
@@ -351,11 +349,13 @@ async function stageJob({ localesDir, locales, defaultLocale, locale, dates, con
  * One search scope's index to stage: its JSON, made or found in the content cache (`cached`:
  * its files are already staged), and its cache key.
  */
-type ScopeIndex = { scope: string; json: string; key: string | null; cached: boolean };
+type ScopeIndex = { scope: string; json: string; key: string | null; cached: boolean; compact?: () => Uint8Array };
 
 /**
  * What needs the locale's compiled pages: its snapshot part, written page by page, and its
- * indexes as text. A worker drops the pages after this: the index is compacted without them.
+ * indexes as text, each with what makes its compact form from the writer's postings (the
+ * file it wrote is never parsed again: that parse was the thread's largest heap). A worker
+ * drops the pages after this.
  */
 function fromPages(
   site: Site,
@@ -373,9 +373,9 @@ function fromPages(
     if (restored !== null) return { scope, json: restored, key, cached: true };
     // Each unchanged text's terms from the last build's (terms-cache.ts): only what changed is cut and stemmed.
     const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope, scopeLocale(scope), cache.code);
-    const json = buildSearchIndex(scopeLocale(scope), pages, terms ? terms.terms : termsOf);
+    const { json, compact } = writeSearchIndex(scopeLocale(scope), pages, terms ? terms.terms : termsOf);
     terms?.save();
-    return { scope, json, key, cached: false };
+    return { scope, json, key, cached: false, compact };
   });
   return { part, indexes };
 }
@@ -383,13 +383,13 @@ function fromPages(
 /** Each of a locale's indexes staged in turn (`stageIndex`), and each one made kept in the content cache. */
 async function stageIndexes(indexes: readonly ScopeIndex[], stageDir: string, cache: ContentCache | null): Promise<BuiltIndex[]> {
   const staged: BuiltIndex[] = [];
-  for (const { scope, json, key, cached } of indexes) {
+  for (const { scope, json, key, cached, compact } of indexes) {
     const url = indexUrl(scope, json);
     if (cached) {
       staged.push({ locale: scope, url, ...stagedFiles(scope, stageDir), key });
       continue;
     }
-    const index = await stageIndex(scope, url, json, stageDir);
+    const index = await stageIndex(scope, url, json, stageDir, compact!);
     if (cache && key) keepIndex(join(cache.dir, 'indexes'), key, index);
     staged.push({ ...index, key });
   }
@@ -404,7 +404,7 @@ function stagedFiles(scope: string, stageDir: string): { file: string; compact: 
  * The index file, its compact form, and its brotli and gzip forms, made on libuv's thread
  * pool while the compact form is made, each written as soon as it is made.
  */
-async function stageIndex(locale: string, url: string, json: string, stageDir: string): Promise<BuiltIndex> {
+async function stageIndex(locale: string, url: string, json: string, stageDir: string, compactOf: () => Uint8Array): Promise<BuiltIndex> {
   const { file, compact } = stagedFiles(locale, stageDir);
   const bytes = Buffer.from(json);
   writeFileSync(file, bytes);
@@ -413,7 +413,7 @@ async function stageIndex(locale: string, url: string, json: string, stageDir: s
     writeFileSync(`${file}.gz`, gz);
   });
   compressing.catch(() => {});
-  writeFileSync(compact, compactIndex(parseIndexFile(json)));
+  writeFileSync(compact, compactOf());
   await compressing;
   return { locale, url, file, compact };
 }
