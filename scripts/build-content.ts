@@ -29,6 +29,8 @@ import { cacheKey, openPageCache } from '../src/server/content/page-cache.ts';
 import { indexFiles, keepIndex, restoreIndex } from './index-cache.ts';
 import { hasLocale, keepLocale, localeKeys, restoreLocale } from './locale-cache.ts';
 import { openTermsCache } from './terms-cache.ts';
+import { openFrontMatterCache } from './front-matter-cache.ts';
+import type { FrontMatterMemo } from '../src/server/content/front-matter.ts';
 import { compressAsset } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
 import { setHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
@@ -299,13 +301,15 @@ function withPageCache<T>(
   cache: ContentCache | null,
   localesDir: string,
   serving: readonly string[],
-  load: (pageCache: ReturnType<typeof openPageCache> | null) => T,
+  load: (pageCache: ReturnType<typeof openPageCache> | null, frontMatter: FrontMatterMemo | null) => T,
 ): { loaded: T; reused: number } {
   const pageCache = cache && openPageCache(join(cache.dir, 'pages'), localesDir, serving, cache.code);
+  const frontMatter = cache && openFrontMatterCache(join(cache.dir, 'front-matter'), localesDir, serving, cache.code);
   try {
-    return { loaded: load(pageCache), reused: pageCache?.reused ?? 0 };
+    return { loaded: load(pageCache, frontMatter), reused: pageCache?.reused ?? 0 };
   } finally {
     pageCache?.save();
+    frontMatter?.save();
   }
 }
 
@@ -321,8 +325,14 @@ async function stageJob({ localesDir, locales, defaultLocale, locale, dates, con
     console.warn(`warning: ${message}`);
   };
   try {
-    const withCache = withPageCache(contentCache, localesDir, [locale], (pageCache) =>
-      loadContent(localesDir, locales, defaultLocale, { serving: [locale], dates: new Map(dates), warn, ...(pageCache && { pageCache }) }),
+    const withCache = withPageCache(contentCache, localesDir, [locale], (pageCache, frontMatter) =>
+      loadContent(localesDir, locales, defaultLocale, {
+        serving: [locale],
+        dates: new Map(dates),
+        warn,
+        ...(pageCache && { pageCache }),
+        ...(frontMatter && { frontMatter }),
+      }),
     );
     let loaded: ReturnType<typeof loadContent> | null = withCache.loaded;
     // The whole site's translations and messages, the same in every answer: sent with the default locale's.

@@ -313,3 +313,20 @@ test("the terms cache gives termsOf's terms, from its pack in the next build, an
   other.save();
   assert.notDeepEqual(readFileSync(join(dir, pack!)), kept);
 });
+
+test('front matter parsed in one build is read back in the next, and a mistake in it is said in every build', async () => {
+  const dir = makeSiteTree();
+  const cache = newCache();
+  await built(dir, cache);
+  assert.equal(readdirSync(join(cache.dir, 'front-matter')).length, LOCALES.length);
+  writeFileSync(join(dir, 'en/pages/about.md'), '---\ntitle: "About\n---\nWho we are.\n');
+  for (let build = 0; build < 2; build++) {
+    await assert.rejects(built(dir, cache), (error: Error & { problems?: string[] }) =>
+      (error.problems ?? []).some((problem) => /about\.md:2:\d+: front matter is not valid YAML/.test(problem)),
+    );
+  }
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About again' }, 'Who we are.\n'));
+  const again = await built(dir, cache);
+  assert.deepEqual(again.output, (await built(dir, null)).output);
+  assert.equal(again.output.pages.find((page) => page.locale === 'en' && page.key === 'about')?.title, 'About again');
+});

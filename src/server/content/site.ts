@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
 import { contentDates } from './git-dates.ts';
 import { markdownTwinBody } from './markdown-twin.ts';
-import { isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { type FrontMatterMemo, isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { causeOf } from '../../i18n/failure-cause.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
@@ -182,6 +182,8 @@ export type LoadSiteOptions = {
   memo?: SiteMemo;
   /** Compiled pages kept on disk between builds (page-cache.ts): a page whose inputs are unchanged is not compiled again. */
   pageCache?: PageCache;
+  /** Front matter parsed before (front-matter.ts), by its text: the build keeps it between builds. */
+  frontMatter?: FrontMatterMemo;
   /**
    * With `memo`: every file and folder under the content that changed since the last load,
    * as absolute paths (the dev server's watcher reports them). A page file not named is
@@ -203,6 +205,7 @@ export function loadSite(
     warn = (message) => console.warn(`warning: ${message}`),
     memo,
     pageCache,
+    frontMatter,
     changed,
     dates = contentDates(localesDir, warn),
     drafts = 'hide',
@@ -314,7 +317,7 @@ export function loadSite(
         }
         try {
           const text = readFileSync(file, 'utf8');
-          const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display);
+          const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display, frontMatter);
           const slugLine = keyLines.slug ?? 2;
           const source: Source = {
             locale,
