@@ -45,6 +45,8 @@ type Job = {
   locale: string;
   /** Each file's last change (git-dates.ts), read once by the main thread for all. */
   dates: [string, string][];
+  /** The page files with no `draft:` in their front matter, as the main thread read them (locale-cache.ts). */
+  published: string[];
   /** Where highlighted blocks are kept between builds (highlight-cache.ts), or null. */
   cacheDir: string | null;
   /** Where compiled pages and search indexes are kept between builds (`content`), or null. */
@@ -175,14 +177,16 @@ function move(from: string, to: string): void {
   }
 }
 
-type Settings = Omit<Job, 'locale' | 'dates'>;
+type Settings = Omit<Job, 'locale' | 'dates' | 'published'>;
 
 /** `threads`: how many worker threads the site may use (0: none); `early`: those already started. */
 async function compileIn(settings: Settings, threads: number, early: readonly JobWorker[]): Promise<Omit<CompiledContent, 'dispose'>> {
   const { localesDir, locales, defaultLocale, contentCache, stageDir } = settings;
   // One git log for the whole content folder, whatever the threads (git-dates.ts).
   const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
-  const keys = contentCache && localeKeys(join(contentCache.dir, 'locales'), localesDir, locales, defaultLocale, contentCache.code, dates);
+  const inputs =
+    contentCache && localeKeys(join(contentCache.dir, 'locales'), localesDir, locales, defaultLocale, contentCache.code, dates);
+  const keys = inputs?.keys;
   const staged: Staged[] = [];
   const left: string[] = [];
   for (const locale of locales) {
@@ -194,6 +198,7 @@ async function compileIn(settings: Settings, threads: number, early: readonly Jo
   // Every locale's job runs the one content check (load-content.ts); their problems are joined.
   const problems = new Set<string>();
   const jobDates = [...dates];
+  const published = inputs?.published ?? [];
   const done = (locale: string, answer: Answer) => {
     if ('error' in answer) throw new Error(answer.error);
     if ('problems' in answer) for (const problem of answer.problems) problems.add(problem);
@@ -206,13 +211,13 @@ async function compileIn(settings: Settings, threads: number, early: readonly Jo
   const using = left.length < 2 || threads < 2 ? 0 : Math.min(left.length, threads);
   if (!using) {
     // Here, one locale at a time: a small site, or one locale left to build.
-    for (const locale of left) done(locale, await stageJob({ ...settings, locale, dates: jobDates }));
+    for (const locale of left) done(locale, await stageJob({ ...settings, locale, dates: jobDates, published }));
   } else {
     const queue = largestFirst(localesDir, left);
     const run = async (worker: JobWorker) => {
       try {
         for (let locale = queue.shift(); locale !== undefined; locale = queue.shift())
-          done(locale, await worker.ask<Answer>({ ...settings, locale, dates: jobDates } satisfies Job));
+          done(locale, await worker.ask<Answer>({ ...settings, locale, dates: jobDates, published } satisfies Job));
       } finally {
         // A worker is ended as soon as no locale is left for it: its heap is freed while the others still work.
         await worker.terminate();
@@ -318,7 +323,7 @@ function withPageCache<T>(
  * (the page cache's where their inputs are unchanged), its snapshot part and indexes
  * written to the staging folder; or the problems of its files and the default locale's.
  */
-async function stageJob({ localesDir, locales, defaultLocale, locale, dates, contentCache, stageDir }: Job): Promise<Answer> {
+async function stageJob({ localesDir, locales, defaultLocale, locale, dates, published, contentCache, stageDir }: Job): Promise<Answer> {
   const warnings: string[] = [];
   const warn = (message: string) => {
     warnings.push(message);
@@ -330,6 +335,7 @@ async function stageJob({ localesDir, locales, defaultLocale, locale, dates, con
         serving: [locale],
         dates: new Map(dates),
         warn,
+        ...(published.length && { published: new Set(published) }),
         ...(pageCache && { pageCache }),
         ...(frontMatter && { frontMatter }),
       }),

@@ -54,7 +54,8 @@ function nameOf(localesDir: string, what: string): string {
 
 /**
  * Each locale's key: a hash of everything its compile reads (see above). `dir` holds the
- * heads memo; `dates` are the build's git dates by path under `localesDir`.
+ * heads memo; `dates` are the build's git dates by path under `localesDir`. `published`:
+ * the page files whose front matter has no `draft:` key (loadSite need not read them again).
  */
 export function localeKeys(
   dir: string,
@@ -63,7 +64,7 @@ export function localeKeys(
   defaultLocale: string,
   code: string,
   dates: ReadonlyMap<string, string>,
-): Map<string, string> {
+): { keys: Map<string, string>; published: string[] } {
   const memoFile = join(dir, `heads-${nameOf(localesDir, '')}.json`);
   const memo = readHeads(memoFile);
   const heads = new Map<string, Head>();
@@ -108,7 +109,8 @@ export function localeKeys(
     }
     keys.set(locale, hash.digest('base64url'));
   }
-  return keys;
+  const published = pages.filter((page) => page.clean).map((page) => join(localesDir, page.rel));
+  return { keys, published };
 }
 
 /** The digest of a page file's front matter as splitFrontMatter finds it, or null when it ends past the head; and whether it has no `draft:` key. */

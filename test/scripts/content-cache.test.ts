@@ -330,3 +330,15 @@ test('front matter parsed in one build is read back in the next, and a mistake i
   assert.deepEqual(again.output, (await built(dir, null)).output);
   assert.equal(again.output.pages.find((page) => page.locale === 'en' && page.key === 'about')?.title, 'About again');
 });
+
+test('a translation made a draft is no translation after the rebuild, in the site its default locale describes too', async () => {
+  const { before, again } = await afterChange((dir) =>
+    writeFileSync(
+      join(dir, 'de/pages/docs/guide.md'),
+      makePage({ title: 'Anleitung', slug: 'anleitung', draft: 'true' }, 'Text.\n').replace('"true"', 'true'),
+    ),
+  );
+  assert.match(before.output.whole, /\["docs\/guide",\["en","de"\]\]/);
+  assert.match(again.output.whole, /\["docs\/guide",\["en"\]\]/);
+  assert.equal(again.output.pages.find((page) => page.locale === 'de' && page.key === 'docs/guide')?.contentLocale, 'en');
+});

@@ -185,6 +185,11 @@ export type LoadSiteOptions = {
   /** Front matter parsed before (front-matter.ts), by its text: the build keeps it between builds. */
   frontMatter?: FrontMatterMemo;
   /**
+   * Page files whose front matter has no `draft:` key, as the build read them just before: a
+   * locale this load does not read takes them as published without reading them again.
+   */
+  published?: ReadonlySet<string>;
+  /**
    * With `memo`: every file and folder under the content that changed since the last load,
    * as absolute paths (the dev server's watcher reports them). A page file not named is
    * taken as the memo last read it, without a stat, and a folder nothing named is under is
@@ -206,6 +211,7 @@ export function loadSite(
     memo,
     pageCache,
     frontMatter,
+    published,
     changed,
     dates = contentDates(localesDir, warn),
     drafts = 'hide',
@@ -305,7 +311,7 @@ export function loadSite(
         files.set(key, display);
         if (!reading.has(locale)) {
           // Known by name only (another thread compiles it): whether it is published, from its front matter's text.
-          place(locale, key, display, isDraftText(fileHead(file)));
+          place(locale, key, display, !published?.has(file) && isDraftText(fileHead(file)));
           continue;
         }
         const kept = memo?.sources.get(file);
