@@ -15,10 +15,10 @@ import { browserMonitoring, documentRenderer } from '../server/pages/page-docume
 import type { PageStore } from '../server/pages/page-store.ts';
 import { prepareSite } from '../server/site/prepare-site.ts';
 import { chooserPage } from './chooser-page.ts';
-import { ExportError, fileForPath, OutputFolder } from './files.ts';
+import { EXPORT_MARKER, ExportError, fileForPath, OutputFolder } from './files.ts';
 import { headersFile } from './hosts/headers-file.ts';
 import { NGINX_HTTP_FILE, NGINX_SERVER_FILE, nginxHttpConf, nginxServerConf } from './hosts/nginx.ts';
-import { redirectsFile } from './hosts/redirects-file.ts';
+import { NOJEKYLL, redirectsFile } from './hosts/redirects-file.ts';
 import { hostTables } from './hosts/tables.ts';
 
 export type ExportOptions = {
@@ -36,9 +36,6 @@ export type ExportSummary = {
   seconds: number;
 };
 
-/** Written first: a folder holding it is an earlier export (complete or not), which the next one may empty. */
-const MARKER = '.polysite-export';
-
 export async function exportSite({ config, outDir, relay }: ExportOptions): Promise<ExportSummary> {
   const started = performance.now();
   // The site first: a content or build error leaves an earlier export as it was.
@@ -47,7 +44,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   const { manifest, store, decide, search, messageAssets } = site;
   const { build } = manifest;
   const out = new OutputFolder(outDir);
-  out.write(MARKER, `Written by polysite's npm run export (build ${build}): the next export empties this folder.\n`);
+  out.write(EXPORT_MARKER, `Written by polysite's npm run export (build ${build}): the next export empties this folder.\n`);
   // No server to ask on a static host: every locale's search index is one the browser downloads,
   // however large (the build wrote them all; the server keeps only what it serves from memory).
   // One per search scope: each locale, and each older docs version in it (search/query.ts#searchScope), in the server's order.
@@ -154,7 +151,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   out.write(NGINX_HTTP_FILE, nginxHttpConf(tables));
   out.write(NGINX_SERVER_FILE, nginxServerConf(tables));
   // GitHub Pages runs Jekyll unless told not to, and Jekyll leaves out folders whose name starts with `_` (`_data`).
-  out.write('.nojekyll', '');
+  out.write(NOJEKYLL, '');
 
   return { pages, files: out.files, bytes: out.bytes, seconds: (performance.now() - started) / 1000 };
 }
@@ -203,7 +200,7 @@ export function movedListingPaths(
 function clearOutput(dir: string): void {
   if (existsSync(dir)) {
     const entries = readdirSync(dir);
-    if (entries.length > 0 && !entries.includes(MARKER)) {
+    if (entries.length > 0 && !entries.includes(EXPORT_MARKER)) {
       throw new ExportError(`${dir} is not empty and holds no earlier export: choose another folder with --out`);
     }
     rmSync(dir, { recursive: true, force: true });

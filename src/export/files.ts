@@ -2,6 +2,9 @@
 import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+/** Written first: a folder holding it is an earlier export (complete or not), which the next one may empty. */
+export const EXPORT_MARKER = '.polysite-export';
+
 /** A mistake the export reports in one line (the content, the folder, the build), not a crash. */
 export class ExportError extends Error {
   override name = 'ExportError';

@@ -89,6 +89,30 @@ describe('the first paint', () => {
   }
 });
 
+describe("the page's scripts", () => {
+  for (const path of ['/en', '/ar/docs/guides/install']) {
+    test(`${path} fetches its scripts and messages only after its first contentful paint, then hydrates`, async () => {
+      const context = await e2e.browser.newContext();
+      const page = await context.newPage();
+      await observe(page);
+      await page.goto(e2e.server.url + path);
+      const { violations } = await settled(page);
+      assert.deepEqual(violations, [], 'no CSP violation: the head script that loads them is allowed by its hash');
+      const { paint, fetched } = await page.evaluate(() => ({
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+        fetched: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((entry) => /\/assets\/(main|chunk|messages)-/.test(entry.name))
+          .map((entry) => ({ url: entry.name.replace(/^.*\/assets\//, ''), start: entry.startTime })),
+      }));
+      assert.ok(paint !== undefined, 'a first contentful paint');
+      assert.ok(fetched.some((entry) => entry.url.startsWith('main-')) && fetched.some((entry) => entry.url.startsWith('messages-')));
+      for (const entry of fetched)
+        assert.ok(entry.start >= paint, `${entry.url} was requested at ${entry.start} ms, before the paint at ${paint} ms`);
+      await context.close();
+    });
+  }
+});
+
 describe('hydration moves nothing', () => {
   for (const path of DOCS_PAGES) {
     for (const screen of SCREENS) {

@@ -7,6 +7,7 @@ import { ALWAYS_HEADERS, HTTPS_ONLY_HEADER } from '../../src/server/http/securit
 import { startNginx, type RunningNginx } from '../helpers/nginx.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { sharedExport, type ExportRun } from '../helpers/static-host.ts';
+import { URL_CASES } from './url-cases.ts';
 
 /**
  * The real nginx serving `npm run export` with the generated configuration, against the
@@ -97,66 +98,7 @@ describe('nginx serving the export, against the server', () => {
     }
   });
 
-  const cases: [string, string][] = [
-    ['/en', 'a home page'],
-    ['/en?x=1', 'a page with a query'],
-    ['/de/ueber-uns', 'a localized slug'],
-    ['/ja/%E6%A6%82%E8%A6%81', 'a non-ASCII slug'],
-    ['/ja/%e6%a6%82%e8%a6%81', 'lower-case escapes: one 308'],
-    ['/ja/%e6%a6%82%e8%a6%81/?a=1', 'lower-case escapes, a trailing slash and a query: one 308, query kept'],
-    ['/en/%64ocs', 'an escaped ASCII letter: one 308'],
-    ['/de/about', "the default locale's path of a localized page: one 308"],
-    ['/DE/about/', 'and miscased, with a trailing slash: still one 308'],
-    ['/En/docs/', 'a miscased locale and a trailing slash: one 308'],
-    ['/en//docs', 'an empty segment: one 308'],
-    ['//en/docs', 'a leading empty segment'],
-    ['/en/', 'a home page with a trailing slash'],
-    ['/EN', 'a miscased home page'],
-    ['/En/nope/', 'a missing page, miscased and slashed: the 308, then...'],
-    ['/en/nope', "...the locale's not-found page"],
-    ['/ar/docs/nope/deeper', 'a deep missing page'],
-    ['/en/docs.html', 'a .html suffix: a 404 as on the server'],
-    ['/en.html', 'a home page file name: outside every locale, negotiated'],
-    ['/en/404.html', 'the not-found page by name: a 404'],
-    ['/de/404.html', "another locale's"],
-    ['/404.html', 'outside every locale: negotiated'],
-    ['/index.html', 'negotiated'],
-    ['/', 'the root: negotiated'],
-    ['/?a=b', 'the root with a query'],
-    ['/about', 'a path under no locale: to the page in the negotiated locale'],
-    ['/docs/guides/install', 'and a deeper one'],
-    ['/nope/', 'a missing path under no locale'],
-    ['/en/search', 'the search page'],
-    ['/en/search.html', 'its file name'],
-    ['/de/blog/feed.xml', 'a feed'],
-    ['/de/blog/feed.xml/', 'a feed with a trailing slash'],
-    ['/sitemap.xml', 'the sitemap'],
-    ['/de/docs/0.1/anleitungen/installation', "an older docs version's localized page"],
-    ['/de/docs/0.1/guides/install', 'its default path: one 308 within the version'],
-    ['/ja/docs/0.1/', 'a version home with a trailing slash: one 308'],
-    ['/fr/docs/9.9/routing', "a version that does not exist: the locale's not-found page"],
-    ['/ar/docs/0.1/llms.txt', "an older version's llms.txt"],
-    ['/robots.txt', 'robots.txt'],
-    ['/llms.txt', "the default locale's llms.txt"],
-    ['/de/llms.txt', "a locale's llms.txt"],
-    ['/ar/llms-full.txt', "a right-to-left locale's llms-full.txt"],
-    ['/de/ueber-uns.md', "a localized page's Markdown twin"],
-    ['/ja/%E6%A6%82%E8%A6%81.md', "a non-ASCII page's twin"],
-    ['/fr/docs.md', "a fallback's or translation's twin"],
-    ['/en/index.md', "a locale home's twin"],
-    ['/en/nope.md', 'the twin of no page: a 404'],
-    ['/assets/nope.js', 'a missing asset: no-store'],
-    ['/assets/', 'the assets folder'],
-    ['/_data/x/en.json', "another build's page data: 409"],
-    ['/monitoring', 'the monitoring path without a relay: 404'],
-    ['/nginx-http.conf', 'the host files are not published'],
-    ['/nginx-server.conf', ''],
-    ['/_headers', ''],
-    ['/_redirects', ''],
-    ['/.polysite-export', ''],
-    ['/.nojekyll', ''],
-  ];
-  for (const [path, what] of cases) {
+  for (const { path, what } of URL_CASES) {
     test(`${path}${what ? ` (${what})` : ''}`, async () => {
       await compare(path);
     });

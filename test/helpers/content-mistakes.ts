@@ -71,6 +71,18 @@ export const CONTENT_MISTAKES: (() => ContentMistake)[] = [
     };
   },
   () => {
+    // `größe.md` twice: precomposed, and decomposed (`o` + U+0308) as macOS saves names. Listed in
+    // code-point order, the decomposed one (`o` < `ö`) comes first.
+    const nfc = 'en/pages/docs/größe.md';
+    const nfd = nfc.normalize('NFD');
+    const dir = makeLocales({ en: { ...EN, [nfc.slice(3)]: makePage({ title: 'Größe' }), [nfd.slice(3)]: makePage({ title: 'Größe' }) } });
+    return {
+      name: 'two file names that differ only in Unicode normalization',
+      dir,
+      problem: `${shown(dir, nfc)}:1: ${shown(dir, nfd)} and this file are both the page /en/docs/gr%C3%B6%C3%9Fe; keep one (their names differ only in how a letter is encoded: one is decomposed (NFD), as macOS saves names; both are the same page)`,
+    };
+  },
+  () => {
     const dir = makeLocales({
       en: { ...EN, 'pages/about.md': makePage({ title: 'About' }), 'pages/team.md': makePage({ title: 'Team' }) },
       de: {

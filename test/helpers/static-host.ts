@@ -134,3 +134,106 @@ export async function serveStatic(dir: string): Promise<StaticHost> {
 export function removeExport(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
+
+/** One rule of a `_redirects` file: `from to status[!] [Condition=value]`. */
+export type RedirectRule = { from: string; to: string; status: number; forced: boolean; condition: string | null };
+
+export function parseRedirectsFile(text: string): RedirectRule[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() && !line.startsWith('#'))
+    .map((line) => {
+      const [from, to, status, condition] = line.trim().split(/\s+/);
+      return { from: from!, to: to!, status: Number.parseInt(status!, 10), forced: status!.endsWith('!'), condition: condition ?? null };
+    });
+}
+
+/**
+ * The host's answer by its `_redirects`, read as Netlify documents it: the first rule whose
+ * path (decoded, a trailing slash ignored; `/*` a splat) and condition match; a rule without
+ * `!` yields to a file that exists for the path (shadowing). `Language=xx`: the first language of
+ * Accept-Language, or its primary subtag, is xx; `Cookie=name`: the cookie is sent.
+ * Null: no rule applies, the file (or the host's 404) answers.
+ */
+export function redirectFor(
+  rules: readonly RedirectRule[],
+  decoded: string,
+  request: { acceptLanguage?: string | undefined; cookie?: string | undefined },
+  fileExists: (decoded: string) => boolean,
+): { status: number; to: string } | null {
+  const path = decoded.length > 1 ? decoded.replace(/\/+$/, '') : decoded;
+  const language = (request.acceptLanguage ?? '').split(',')[0]!.split(';')[0]!.trim().toLowerCase();
+  const cookies = new Set((request.cookie ?? '').split(';').map((pair) => pair.split('=')[0]!.trim()));
+  for (const rule of rules) {
+    const from = decodeURIComponent(rule.from);
+    const splat = from.endsWith('/*') ? from.slice(0, -2) : null;
+    const rest = splat !== null && (path === splat || path.startsWith(`${splat}/`)) ? path.slice(splat.length + 1) : null;
+    if (splat === null ? path !== from : rest === null) continue;
+    if (rule.condition) {
+      const [name, value = ''] = rule.condition.split('=');
+      if (name === 'Language' && language !== value && language.split('-')[0] !== value) continue;
+      if (name === 'Cookie' && !cookies.has(value)) continue;
+    }
+    if (!rule.forced && fileExists(decoded)) return null;
+    return { status: rule.status, to: rest === null ? rule.to : rule.to.replace(':splat', rest) };
+  }
+  return null;
+}
+
+/**
+ * A static host that reads both host files as Netlify does (Cloudflare Pages reads the same
+ * two files, less the rules by language and cookie): sirv (not ours) serves `/x` from `x.html`
+ * or `x/index.html`; `_redirects` decides first (redirectFor); `_headers` adds its headers to
+ * every file it serves, by the requested path; a path with no file and no rule gets `/404.html`
+ * with status 404. A redirect keeps the request's query, as Netlify's do.
+ */
+export async function serveHostFiles(dir: string): Promise<StaticHost> {
+  const files = sirv(dir, { extensions: ['html'], etag: true, dotfiles: true });
+  const headerRules = parseHeadersFile(readFileSync(join(dir, '_headers'), 'utf8'));
+  const redirectRules = parseRedirectsFile(readFileSync(join(dir, '_redirects'), 'utf8'));
+  const fileExists = (decoded: string) =>
+    [decoded, `${decoded.replace(/\/+$/, '')}.html`, `${decoded}/index.html`].some((candidate) => {
+      const file = join(dir, candidate);
+      return existsSync(file) && statSync(file).isFile();
+    });
+  const requests: string[] = [];
+  const sendPage = (res: ServerResponse, status: number, file: string) => {
+    res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' }).end(readFileSync(join(dir, file)));
+  };
+  const server = createServer((req, res) => {
+    requests.push(req.url!);
+    const url = new URL(req.url!, 'http://x');
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(url.pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    for (const [name, value] of headersFor(headerRules, decoded)) res.setHeader(name, value);
+    const rule = redirectFor(
+      redirectRules,
+      decoded,
+      { acceptLanguage: req.headers['accept-language'], cookie: req.headers.cookie },
+      fileExists,
+    );
+    if (rule && rule.status >= 300 && rule.status < 400) {
+      res.writeHead(rule.status, { Location: `${rule.to}${url.search}` }).end();
+    } else if (rule) {
+      sendPage(res, rule.status, rule.to.endsWith('.html') ? rule.to : `${rule.to}.html`);
+    } else {
+      files(req, res, () => sendPage(res, 404, '404.html'));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

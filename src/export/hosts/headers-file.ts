@@ -2,6 +2,9 @@ import { ATOM_CONTENT_TYPE } from '../../routes/feed.ts';
 import { fileForPath } from '../files.ts';
 import { cacheRules, type HostTables } from './tables.ts';
 
+/** The sitemap's type as the server sends it (http/app.ts); test/export/host-files.test.ts compares them. */
+const SITEMAP_CONTENT_TYPE = 'application/xml; charset=utf-8';
+
 /**
  * `_headers`, read by Netlify and Cloudflare Pages: the security headers on every
  * path, and each kind of path's Cache-Control. The rules never set one header
@@ -25,7 +28,10 @@ export function headersFile(tables: HostTables): string {
       lines.push(pattern, `  Cache-Control: ${cacheControl}`);
     }
   }
-  // Hosts would call a feed `application/xml` by its extension; the server says what it is.
+  // Hosts would call a feed `application/xml` by its extension, and the sitemap `text/xml`; the server says what each is.
   for (const path of tables.feeds) lines.push(`/${fileForPath(path)}`, `  Content-Type: ${ATOM_CONTENT_TYPE}`);
+  lines.push('/sitemap.xml', `  Content-Type: ${SITEMAP_CONTENT_TYPE}`);
+  // Without a relay the monitoring path is a 404, never stored, as on the server (a relay sends its own headers).
+  if (!tables.monitoring.relay) lines.push(tables.monitoring.path, `  Cache-Control: ${tables.policy.never}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
 import { ATOM_TYPE } from '../../routes/feed.ts';
 import { ExportError, fileForPath } from '../files.ts';
-import type { HostTables } from './tables.ts';
+import { encodedNfd, type HostTables } from './tables.ts';
 import { MARKDOWN_TYPE } from '../../server/site/llms.ts';
 
 /**
@@ -35,9 +35,16 @@ export function nginxHttpConf(tables: HostTables): string {
   const byLength = [...locales].sort((a, b) => b.length - a.length);
   const hstsValue = tables.hsts[1];
   // Decoded path -> canonical path (percent-encoded; `$` escaped, as it would start a variable).
-  const entries = [...tables.pages.map((path) => [path, path] as const), ...tables.moved.map(({ from, to }) => [from, to] as const)].map(
-    ([from, to]) => [decodePath(from), escapeDollar(to)] as const,
-  );
+  // A page's path spelled with decomposed letters (NFD) is another spelling of it too.
+  const decomposed = tables.pages.flatMap((path) => {
+    const nfd = encodedNfd(path);
+    return nfd === null ? [] : [[nfd, path] as const];
+  });
+  const entries = [
+    ...tables.pages.map((path) => [path, path] as const),
+    ...tables.moved.map(({ from, to }) => [from, to] as const),
+    ...decomposed,
+  ].map(([from, to]) => [decodePath(from), escapeDollar(to)] as const);
   const out = [
     `# Written by \`npm run export\`: include it inside \`http { }\`, before the server block that includes ${NGINX_SERVER_FILE}.`,
     '',

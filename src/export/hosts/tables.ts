@@ -83,7 +83,20 @@ export function cacheRules(tables: HostTables): { path: string; match: 'exact' |
     { path: '/_data', match: 'prefix', cacheControl: policy.page },
     { path: '/sitemap.xml', match: 'exact', cacheControl: policy.page },
     { path: '/robots.txt', match: 'exact', cacheControl: policy.page },
+    { path: '/llms.txt', match: 'exact', cacheControl: policy.page },
     { path: '/404.html', match: 'exact', cacheControl: policy.notFound },
     ...tables.locales.map((locale) => ({ path: `/${locale}`, match: 'prefix' as const, cacheControl: policy.page })),
   ];
+}
+
+/** A percent-encoded path with its letters decomposed (NFD, as macOS may spell the NFC path), or null when NFD spells it alike. */
+export function encodedNfd(path: string): string | null {
+  let decoded: string[];
+  try {
+    decoded = path.split('/').map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+  const nfd = decoded.map((segment) => segment.normalize('NFD'));
+  return nfd.every((segment, at) => segment === decoded[at]) ? null : nfd.map(encodeURIComponent).join('/');
 }

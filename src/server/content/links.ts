@@ -31,7 +31,8 @@ export function relativeKey(from: { path: string }, target: string, pageKeys: { 
   const ext = posix.extname(rest);
   if (ext && ext !== '.md') return { problem: 'which is not a page (.md file); link to a Markdown page' };
   rest = rest.replace(/\.md$/, '');
-  const key = rest === 'index' ? '' : rest.replace(/\/index$/, '');
+  // In NFC, as page keys are: the linking file's folder or the link may be spelled decomposed (NFD).
+  const key = (rest === 'index' ? '' : rest.replace(/\/index$/, '')).normalize('NFC');
   if (!pageKeys.has(key))
     return {
       problem: `a file that exists in no locale: pages/${rest || 'index'}.md (or pages/${rest ? `${rest}/` : ''}index.md)`,

@@ -45,7 +45,8 @@ export function readSectionFiles(
   for (const entry of entries.filter((entry) => entry.isFile() && entry.name === SECTION_FILE)) {
     const file = join(entry.parentPath, entry.name);
     const display = relative(process.cwd(), file) || file;
-    const key = relative(pagesDir, entry.parentPath).split(sep).join('/');
+    // The folder's page key, in NFC as page keys are (a folder name may be saved decomposed).
+    const key = relative(pagesDir, entry.parentPath).split(sep).join('/').normalize('NFC');
     const read = parseSectionFile(readFileSync(file, 'utf8'), display, locales);
     if ('problem' in read) problems.push(read.problem);
     else sections.set(key, read.section);

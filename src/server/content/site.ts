@@ -305,7 +305,11 @@ export function loadSite(
         const first = files.get(key);
         if (first !== undefined) {
           if (reading.has(locale))
-            problems.push(`${display}:1: ${first} and this file are both the page ${pagePath(locale, key)}; keep one`);
+            problems.push(
+              `${display}:1: ${first} and this file are both the page ${pagePath(locale, key)}; keep one${
+                first !== display && first.normalize('NFC') === display.normalize('NFC') ? SPELLED_TWICE : ''
+              }`,
+            );
           continue;
         }
         files.set(key, display);
@@ -420,7 +424,8 @@ export function loadSite(
     : slugs;
   const defaultKeys = new Map([...linkable.get(defaultLocale)!].map(([key, path]) => [path, key]));
   const keyOfLink = (path: string): string | undefined => {
-    const slug = safeDecode(path.replace(/^\/|\/$/g, ''));
+    // In NFC, as keys are: a link typed with a decomposed letter names the same page.
+    const slug = safeDecode(path.replace(/^\/|\/$/g, '')).normalize('NFC');
     return defaultKeys.get(slug) ?? (translations.has(slug) || draftFiles.has(slug) ? slug : undefined);
   };
   // What a relative link may name: a published page, or a draft (to say it is one).
@@ -555,7 +560,8 @@ export function loadSite(
       return linkKeys.has(inVersion) ? inVersion : { problem: `a page the docs of version "${version.label}" lack (no ${inVersion})` };
     }
     function absoluteKey(path: string): string | { problem: string } {
-      const slug = safeDecode(path.replace(/^\/|\/$/g, ''));
+      // In NFC, as keys are: a link typed with a decomposed letter names the same page.
+      const slug = safeDecode(path.replace(/^\/|\/$/g, '')).normalize('NFC');
       if (source.version && source.version.mount !== 'docs' && isDocsKey(slug)) return within(slug);
       return keyOfLink(path) ?? { problem: 'a page that exists in no locale' };
     }
@@ -820,6 +826,10 @@ function markdownLabels(intl: SiteIntl): MarkdownLabels {
     footnoteBack: (number) => intl.formatMessage({ id: 'content.footnoteBack' }, { number }),
   };
 }
+
+/** Two file names that differ only in how Unicode spells a letter print alike: say so. */
+const SPELLED_TWICE =
+  ' (their names differ only in how a letter is encoded: one is decomposed (NFD), as macOS saves names; both are the same page)';
 
 /**
  * `docs/guides/install.md` -> `docs/guides/install`; `docs/index.md` -> `docs`; `index.md` -> ''.

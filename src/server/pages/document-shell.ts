@@ -9,15 +9,16 @@ import {
 import type { HeadTag, PageData } from '../../routes/types.ts';
 import { escapeHtml } from '../escape-html.ts';
 import type { Manifest } from '../site/manifest.ts';
-import { THEME_SCRIPT } from '../http/theme-script.ts';
+import { HEAD_SCRIPT, SCRIPTS_TEMPLATE_ID } from '../http/head-script.ts';
 
 /**
  * The HTML document around the app, as two strings: everything before #root
  * (the head, and the progress bar and announcer the client drives by hand) and
  * everything after it (the embedded page data and the entry script). The browser
  * hydrates #root only, so React renders just that part (render.ts); the shell is
- * plain text, made without React. One inline script, the theme's, allowed by its
- * hash in the CSP (theme-script.ts); the data is JSON in a non-executed script element.
+ * plain text, made without React. One inline script, the head's (the theme, and the loader of
+ * the page's scripts), allowed by its hash in the CSP (head-script.ts); the data is JSON in a
+ * non-executed script element.
  */
 export type DocumentShell = { before: readonly ShellPart[]; after: string };
 
@@ -44,31 +45,20 @@ export function shellChars(shell: DocumentShell): number {
 }
 
 /**
- * Everything before #root: the same at every render of a page. `messagesUrl`, the
- * locale's messages, is preloaded beside the scripts: hydration needs both. `style` is
- * criticalStyle's, shared.
+ * Everything before #root: the same at every render of a page. `style` is criticalStyle's,
+ * shared.
  */
-export function documentStart(
-  { locale, dir, head }: PageData,
-  manifest: Manifest,
-  messagesUrl: string,
-  style: Uint8Array,
-): readonly ShellPart[] {
+export function documentStart({ locale, dir, head }: PageData, manifest: Manifest, style: Uint8Array): readonly ShellPart[] {
   const attr = escapeHtml;
   const alternates = head.alternates.map(
     ({ hreflang, href }) => `<link rel="alternate" hreflang="${attr(hreflang)}" href="${attr(href)}">`,
-  );
-  // Low priority: no module script holds up the first paint (the server's HTML is the whole
-  // page), so the browser is told to fetch the document's own parts first.
-  const preloads = [manifest.js, ...manifest.preload].map(
-    (chunk) => `<link rel="modulepreload" href="${attr(chunk)}" fetchpriority="low">`,
   );
   const own = [
     `<!DOCTYPE html><html lang="${attr(locale)}" dir="${dir}"><head>`,
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     // Before the stylesheet, so the page is painted in the reader's theme from the start; and
     // before the title, outside the run of per-page elements a client navigation rewrites.
-    `<script>${THEME_SCRIPT}</script>`,
+    `<script>${HEAD_SCRIPT}</script>`,
     `<title>${escapeHtml(head.title)}</title>`,
     // From here to the icon: the elements that depend on the page, and only those
     // (src/client/head.ts replaces exactly this run after a client navigation).
@@ -89,9 +79,6 @@ export function documentStart(
     // The rest (what only the script shows, and print): a print stylesheet, which no screen
     // waits for; the entry makes it `all` (src/client/main.tsx).
     `<link rel="stylesheet" href="${attr(manifest.css)}" media="print" id="${DEFERRED_CSS_ELEMENT_ID}">`,
-    ...preloads,
-    // `crossorigin`: the credentials mode of the client's fetch (same-origin), or the browser fetches it twice.
-    `<link rel="preload" href="${attr(messagesUrl)}" as="fetch" crossorigin>`,
     '</head><body>',
     // Outside #root: the client drives these by hand during navigations.
     `<div id="${PROGRESS_ELEMENT_ID}" class="progress" hidden></div>`,
@@ -109,7 +96,21 @@ function tag(name: 'link' | 'meta', attributes: HeadTag): string {
   return `${html}>`;
 }
 
-/** Everything after #root, around the page's embedded JSON (`payload`, already escaped: routes/page-data.ts#serializePayload). */
-export function documentEnd(manifest: Manifest, payload: string): string {
-  return `</div><script type="application/json" id="${PAYLOAD_ELEMENT_ID}">${payload}</script><script type="module" src="${escapeHtml(manifest.js)}" fetchpriority="low"></script></body></html>`;
+/**
+ * Everything after #root: the page's embedded JSON (`payload`, already escaped:
+ * routes/page-data.ts#serializePayload), then the page's scripts in an inert <template>,
+ * which the head script makes live after the first paint (head-script.ts): the entry, its
+ * static imports preloaded, and the locale's messages (`messagesUrl`), which hydration
+ * needs too.
+ */
+export function documentEnd(manifest: Manifest, messagesUrl: string, payload: string): string {
+  const attr = escapeHtml;
+  const preloads = manifest.preload.map((chunk) => `<link rel="modulepreload" href="${attr(chunk)}">`).join('');
+  return (
+    `</div><script type="application/json" id="${PAYLOAD_ELEMENT_ID}">${payload}</script>` +
+    `<template id="${SCRIPTS_TEMPLATE_ID}">${preloads}` +
+    // `crossorigin`: the credentials mode of the client's fetch (same-origin), or the browser fetches it twice.
+    `<link rel="preload" href="${attr(messagesUrl)}" as="fetch" crossorigin>` +
+    `<script type="module" src="${attr(manifest.js)}"></script></template></body></html>`
+  );
 }

@@ -55,8 +55,8 @@ export function documentRenderer({ store, manifest, monitoring, searchIndexes, m
     let shell = kept ? shells.get(page.path) : undefined;
     if (!shell) {
       shell = {
-        before: documentStart(page, manifest, messageUrls[page.locale]!, style),
-        after: documentEnd(manifest, serializePayload({ page }, restOf(page))),
+        before: documentStart(page, manifest, style),
+        after: documentEnd(manifest, messageUrls[page.locale]!, serializePayload({ page }, restOf(page))),
       };
       if (kept) shells.set(page.path, shell);
     }

@@ -254,7 +254,7 @@ describe('security headers', () => {
       const response = await get(server.url, path, {}, kind === '405' ? 'DELETE' : 'GET');
       const csp = response.headers['content-security-policy'] as string;
       assert.ok(csp, 'has a CSP');
-      // Same origin, and the theme script by its hash alone (theme-script.ts).
+      // Same origin, and the head script by its hash alone (head-script.ts).
       assert.match(csp, /script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
       assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
       assert.match(csp, /connect-src 'self'/);

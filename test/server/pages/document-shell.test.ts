@@ -33,7 +33,7 @@ function page(title: string): PageData {
 }
 
 function shellOf(title: string, style: Uint8Array): DocumentShell {
-  return { before: documentStart(page(title), manifest, '/assets/messages-en-1.json', style), after: documentEnd(manifest, '{}') };
+  return { before: documentStart(page(title), manifest, style), after: documentEnd(manifest, '/assets/messages-en-1.json', '{}') };
 }
 
 function text(shell: DocumentShell): string {

@@ -1,50 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { serveApp } from '../../helpers/app.ts';
-import { makeLocales, makePage } from '../../helpers/content.ts';
 import { get } from '../../helpers/http.ts';
-import { ROOT } from '../../helpers/server.ts';
+import { makeAccentedSite, wire } from '../../helpers/unicode-site.ts';
 
 // Localized slugs with letters that Unicode spells two ways: precomposed (NFC, `ü` as
 // U+00FC, what keyboards and our paths use) and decomposed (NFD, `u` + U+0308, what
 // macOS file names and some input methods give). Over real HTTP against the app.
-
-const messages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
-
-/** A site whose German and French pages have accented slugs; the German docs folder too, so its children follow. */
-function makeAccentedSite(): string {
-  return makeLocales({
-    en: {
-      'messages.json': messages('en'),
-      'pages/index.md': makePage({ title: 'Home' }),
-      'pages/about.md': makePage({ title: 'About' }),
-      'pages/docs/index.md': makePage({ title: 'Docs' }),
-      'pages/docs/install.md': makePage({ title: 'Install' }),
-      // A file name saved decomposed (NFD), as macOS may write it.
-      ['pages/docs/café.md'.normalize('NFD')]: makePage({ title: 'Café' }),
-    },
-    de: {
-      'messages.json': messages('de'),
-      'pages/index.md': makePage({ title: 'Start' }),
-      'pages/about.md': makePage({ title: 'Über uns', slug: 'über-uns' }),
-      'pages/docs/index.md': makePage({ title: 'Doku', slug: 'dokumentation-für-alle' }),
-      'pages/docs/install.md': makePage({ title: 'Installation', slug: 'einführung' }),
-      // Its translation, saved precomposed: the same page.
-      'pages/docs/café.md': makePage({ title: 'Kaffee' }, 'Auf Deutsch.\n'),
-    },
-    fr: {
-      'messages.json': messages('fr'),
-      'pages/index.md': makePage({ title: 'Accueil' }),
-      // Written decomposed, as a file saved on macOS may hold it: served at the NFC path all the same.
-      'pages/about.md': makePage({ title: 'À propos', slug: 'à-propos'.normalize('NFD') }),
-    },
-  });
-}
-
-/** A path as a browser puts it on the wire: each segment percent-encoded, in the given normalization form. */
-const wire = (path: string, form: 'NFC' | 'NFD') => path.normalize(form).split('/').map(encodeURIComponent).join('/');
 
 let app: Awaited<ReturnType<typeof serveApp>>;
 before(async () => {
@@ -52,7 +14,17 @@ before(async () => {
 });
 after(() => app.close());
 
-const PAGES = ['/de/über-uns', '/de/dokumentation-für-alle', '/de/dokumentation-für-alle/einführung', '/fr/à-propos', '/en/docs/café'];
+const PAGES = [
+  '/de/über-uns',
+  '/de/dokumentation-für-alle',
+  '/de/dokumentation-für-alle/einführung',
+  '/fr/à-propos',
+  '/en/docs/café',
+  '/en/docs/größe',
+  '/en/docs/übersicht',
+  '/en/docs/übersicht/start',
+  '/de/dokumentation-für-alle/größe',
+];
 
 describe('an accented localized slug', () => {
   for (const path of PAGES) {
@@ -97,5 +69,18 @@ describe('an accented localized slug', () => {
 
   test('an NFD path that names no page in any spelling is still a 404', async () => {
     assert.equal((await get(app.url, wire('/de/nirgendwo-für', 'NFD'))).status, 404);
+  });
+
+  test("a file or folder saved in NFD: the links to it, the sitemap and the section's label all name the NFC path", async () => {
+    const size = wire('/en/docs/größe', 'NFC');
+    const install = (await get(app.url, '/en/docs/install')).body;
+    assert.ok(install.includes(`href="${size}"`), 'a relative link typed NFC');
+    assert.ok(install.includes(`href="${wire('/en/docs/übersicht/start', 'NFC')}"`), 'a link by path');
+    const start = await get(app.url, wire('/en/docs/übersicht/start', 'NFC'));
+    assert.ok(start.body.includes(`href="${size}"`), 'a link typed NFD from a folder saved NFD');
+    assert.ok(start.body.includes('The overview'), "the folder's _section.yml label");
+    const sitemap = (await get(app.url, '/sitemap.xml')).body;
+    for (const path of ['/en/docs/größe', '/en/docs/übersicht/start']) assert.ok(sitemap.includes(wire(path, 'NFC')), path);
+    assert.doesNotMatch(sitemap, /%CC%88/, 'no decomposed letter in the sitemap');
   });
 });
