@@ -8,8 +8,10 @@
 // one locale's pages at a time (and the default locale's sources, its fallbacks), and
 // the main thread none, so the build's memory is about one locale per thread rather
 // than the whole site. Each thread reads the sources of its locale and of the default
-// locale and reports their problems; the problems of all are joined. A small site is
-// done in process, as the server does it.
+// locale and reports their problems; the problems of all are joined. A small site, or a
+// rebuild with one locale left, is done in process. With the content cache, a locale none
+// of whose inputs changed is not built at all: its staged part and indexes are linked from
+// the cache (locale-cache.ts).
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { availableParallelism, tmpdir } from 'node:os';
