@@ -303,21 +303,27 @@ function joined(
 /**
  * `load` with the content cache's pages for `serving` (none without a cache), saved after
  * the load whether or not it failed: a page that compiled keeps its entry, mistakes and all.
+ * After a load that succeeded the pack is compressed on the thread pool (`saved`), while
+ * the caller indexes the locale.
  */
 function withPageCache<T>(
   cache: ContentCache | null,
   localesDir: string,
   serving: readonly string[],
   load: (pageCache: ReturnType<typeof openPageCache> | null, frontMatter: FrontMatterMemo | null) => T,
-): { loaded: T; reused: number } {
+): { loaded: T; reused: number; saved: Promise<void> } {
   const pageCache = cache && openPageCache(join(cache.dir, 'pages'), localesDir, serving, cache.code);
   const frontMatter = cache && openFrontMatterCache(join(cache.dir, 'front-matter'), localesDir, serving, cache.code);
+  let loaded: T;
   try {
-    return { loaded: load(pageCache, frontMatter), reused: pageCache?.reused ?? 0 };
-  } finally {
+    loaded = load(pageCache, frontMatter);
+  } catch (error) {
     pageCache?.save();
+    throw error;
+  } finally {
     frontMatter?.save();
   }
+  return { loaded, reused: pageCache?.reused ?? 0, saved: pageCache ? pageCache.saveAsync() : Promise.resolve() };
 }
 
 /**
@@ -357,6 +363,7 @@ async function stageJob({ localesDir, locales, defaultLocale, locale, dates, pub
     // The pages are garbage from here: the indexes are parsed and compacted without them in memory.
     loaded = null;
     const staged = await stageIndexes(indexes, stageDir, contentCache);
+    await withCache.saved;
     return { part, indexes: staged, reused: withCache.reused, pages, warnings, ...(whole && { whole }) };
   } catch (error) {
     return error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip, gzipSync } from 'node:zlib';
 
 /**
  * Compiled pages kept on disk between builds, so a build compiles again only the pages
@@ -49,7 +50,7 @@ export function openPageCache(
   localesDir: string,
   serving: readonly string[],
   code: string,
-): PageCache & { save(): void; readonly reused: number } {
+): PageCache & { save(): void; saveAsync(): Promise<void>; readonly reused: number } {
   const name = createHash('sha256')
     .update(`${resolve(localesDir)}\0${serving.join(',')}`)
     .digest('hex')
@@ -78,30 +79,53 @@ export function openPageCache(
       return reused;
     },
     save() {
-      // Every kept entry used and none added: the pack is as it should be, and is only marked used (the folder's bound drops the oldest).
-      if (!added && used.size === kept.size && kept.size > 0) {
-        try {
-          const now = new Date();
-          utimesSync(file, now, now);
-        } catch {
-          // Gone meanwhile: the next build compiles its pages.
-        }
+      const bytes = unsaved();
+      if (bytes) write(gzipSync(bytes, { level: 1 }));
+    },
+    // The same, compressed on libuv's thread pool: a build goes on with the locale meanwhile.
+    async saveAsync() {
+      const bytes = unsaved();
+      if (!bytes) return;
+      let gzipped: Buffer;
+      try {
+        gzipped = await gzipAsync(bytes, { level: 1 });
+      } catch {
         return;
       }
-      const parts: Buffer[] = [Buffer.from(JSON.stringify({ format: FORMAT, code }))];
-      for (const [key, json] of used) parts.push(Buffer.from(`\n${key}\t`), json);
-      const temporary = `${file}.${process.pid}-${threadId}.tmp`;
-      try {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(temporary, gzipSync(Buffer.concat(parts), { level: 1 }));
-        renameSync(temporary, file);
-      } catch {
-        // A cache that cannot be written costs the next build time, never this one's output.
-        rmSync(temporary, { force: true });
-      }
+      write(gzipped);
     },
   };
+
+  /** The pack's new bytes, or null when it is as it should be (every kept entry used, none added: it is only marked used, and the folder's bound drops the oldest). */
+  function unsaved(): Buffer | null {
+    if (!added && used.size === kept.size && kept.size > 0) {
+      try {
+        const now = new Date();
+        utimesSync(file, now, now);
+      } catch {
+        // Gone meanwhile: the next build compiles its pages.
+      }
+      return null;
+    }
+    const parts: Buffer[] = [Buffer.from(JSON.stringify({ format: FORMAT, code }))];
+    for (const [key, json] of used) parts.push(Buffer.from(`\n${key}\t`), json);
+    return Buffer.concat(parts);
+  }
+
+  function write(gzipped: Buffer): void {
+    const temporary = `${file}.${process.pid}-${threadId}.tmp`;
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(temporary, gzipped);
+      renameSync(temporary, file);
+    } catch {
+      // A cache that cannot be written costs the next build time, never this one's output.
+      rmSync(temporary, { force: true });
+    }
+  }
 }
+
+const gzipAsync = promisify(gzip);
 
 /** A pack's entries by key, each its JSON's bytes (parsed when used: `parsed`). */
 function readPack(file: string, code: string): Map<string, Buffer> {
