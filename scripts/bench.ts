@@ -14,7 +14,8 @@
  * - lighthouse (scripts/bench/lighthouse-pass.ts): Lighthouse's scores, LCP, TBT and CLS
  *   of every screen type in en, ja and ar (median of 3; installs Lighthouse on first use);
  * - large site (`--pages N`, instead of the three above): a generated site of N
- *   pages (N/5 per locale) built into a temporary folder: build time and peak memory,
+ *   pages (N/5 per locale) built into a temporary folder: build time and peak memory
+ *   (and again after one page's text changed: the rebuild with the content cache),
  *   cold start, idle RSS, RSS after every page was requested once (HTML and data) and
  *   that crawl's throughput, cached and uncached req per CPU-s on one of its pages
  *   beside the default site's, and the weight of the same page in both. With
@@ -34,7 +35,7 @@
  * when `taskset` exists, so the two do not compete.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
@@ -158,6 +159,10 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
   const copied = flat ? '/en/docs/routing' : '/de/docs/routing';
   try {
     const build = timedBuild(env);
+    // Then one page's text changed, and built again: the content cache keeps every other page
+    // and every locale whose inputs did not change (scripts/locale-cache.ts).
+    appendFileSync(onePageFile(localesDir), '\nOne more line, to build again.\n');
+    const rebuild = timedBuild(env);
     const counted = Number(spawnSync('bash', ['-c', `find ${localesDir} -name '*.md' | wc -l`], { encoding: 'utf8' }).stdout.trim());
 
     const rows: string[] = [];
@@ -215,7 +220,8 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
     }
 
     console.log(
-      `\nlarge site (${shape}): ${fmt(counted)} Markdown files (${locales} locales), built in ${build.seconds.toFixed(1)} s wall, ${build.cpuSeconds} CPU-s, peak RSS ${build.peakMb} MB`,
+      `\nlarge site (${shape}): ${fmt(counted)} Markdown files (${locales} locales), built in ${build.seconds.toFixed(1)} s wall, ${build.cpuSeconds} CPU-s, peak RSS ${build.peakMb} MB; ` +
+        `built again after one page's text changed in ${rebuild.seconds.toFixed(1)} s wall, ${rebuild.cpuSeconds} CPU-s, peak RSS ${rebuild.peakMb} MB`,
     );
     console.log(memory);
     console.log(
@@ -236,6 +242,16 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
     rmSync(localesDir, { recursive: true, force: true });
     rmSync(distDir, { recursive: true, force: true });
   }
+}
+
+/** The default locale's page file in the middle of its pages, by name: the one the rebuild changes. */
+function onePageFile(localesDir: string): string {
+  const pagesDir = join(localesDir, loadConfig({ PORT: '0' }).defaultLocale, 'pages');
+  const files = readdirSync(pagesDir, { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith('.md'))
+    .sort();
+  return join(pagesDir, files[Math.floor(files.length / 2)]!);
 }
 
 /** A page in the middle of the flat shape's largest section (`/en/docs/commands/<name>`). */

@@ -8,13 +8,15 @@
 // one locale's pages at a time (and the default locale's sources, its fallbacks), and
 // the main thread none, so the build's memory is about one locale per thread rather
 // than the whole site. Each thread reads the sources of its locale and of the default
-// locale and reports their problems; the problems of all are joined. A small site is
-// done in process, as the server does it.
+// locale and reports their problems; the problems of all are joined. A small site, or a
+// rebuild with one locale left, is done in process. With the content cache, a locale none
+// of whose inputs changed is not built at all: its staged part and indexes are linked from
+// the cache (locale-cache.ts).
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { availableParallelism, tmpdir } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
-import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
+import { charactersWithoutSpaces, termsOf } from '../src/i18n/search-text.ts';
 import type { CompiledMessages } from '../src/i18n/intl.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadContent } from '../src/server/content/load-content.ts';
@@ -23,12 +25,14 @@ import type { Site } from '../src/server/content/site.ts';
 import type { SiteVersions } from '../src/server/content/versions.ts';
 import { type SnapshotPart, type SnapshotSite, stageSnapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import { indexedPages, indexUrl, searchScopes } from '../src/server/site/search-indexes.ts';
-import { buildSearchIndex } from '../src/routes/search/index-writer.ts';
+import { writeSearchIndex } from '../src/routes/search/index-writer.ts';
 import { scopeLocale, scopeVersion } from '../src/routes/search/query.ts';
 import { cacheKey, openPageCache } from '../src/server/content/page-cache.ts';
-import { keepIndex, restoreIndex } from './index-cache.ts';
-import { compactIndex } from '../src/routes/search/compact-index.ts';
-import { parseIndexFile } from '../src/routes/search/engine.ts';
+import { indexFiles, keepIndex, restoreIndex } from './index-cache.ts';
+import { hasLocale, keepLocale, localeKeys, restoreLocale } from './locale-cache.ts';
+import { openTermsCache } from './terms-cache.ts';
+import { openFrontMatterCache } from './front-matter-cache.ts';
+import type { FrontMatterMemo } from '../src/server/content/front-matter.ts';
 import { compressAsset } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
 import { setHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
@@ -43,6 +47,8 @@ type Job = {
   locale: string;
   /** Each file's last change (git-dates.ts), read once by the main thread for all. */
   dates: [string, string][];
+  /** The page files with no `draft:` in their front matter, as the main thread read them (locale-cache.ts). */
+  published: string[];
   /** Where highlighted blocks are kept between builds (highlight-cache.ts), or null. */
   cacheDir: string | null;
   /** Where compiled pages and search indexes are kept between builds (`content`), or null. */
@@ -57,13 +63,18 @@ type Job = {
  * brotli and gzip forms beside it (`.br`, `.gz`), and its compact form (what the server
  * loads: compact-index.ts) at `compact`.
  */
-export type BuiltIndex = { locale: string; url: string; file: string; compact: string };
-type Staged = { part: SnapshotPart; indexes: BuiltIndex[]; reused: number };
-/** A locale done; the whole site's translations and messages come with the first. */
-type Answer =
-  | (Staged & { whole?: { translations: [string, string[]][]; messages: [string, CompiledMessages][]; versions: SiteVersions } })
-  | { problems: readonly string[] }
-  | { error: string };
+export type BuiltIndex = {
+  locale: string;
+  url: string;
+  file: string;
+  compact: string /** Its key in the index cache. */;
+  key?: string | null;
+};
+/** The whole site's translations, messages and versions: the same from every locale, sent with the default locale's. */
+type Whole = { translations: [string, string[]][]; messages: [string, CompiledMessages][]; versions: SiteVersions };
+/** A locale done: `reused` of its `pages` came from the cache; `warnings` as its compile said them. */
+type Staged = { part: SnapshotPart; indexes: BuiltIndex[]; reused: number; pages: number; warnings: string[]; whole?: Whole };
+type Answer = Staged | { problems: readonly string[] } | { error: string };
 
 /**
  * What the build writes of the content: the snapshot (a writer, so no caller mistakes one
@@ -76,6 +87,8 @@ export type CompiledContent = {
   indexes: BuiltIndex[];
   /** How many compiled pages (a fallback counts in each locale serving it) came from the content cache. */
   reusedPages: number;
+  /** The locales taken whole from the content cache (locale-cache.ts): none of their inputs changed. */
+  reusedLocales: string[];
   dispose(): void;
 };
 
@@ -88,13 +101,13 @@ export type ContentCache = { dir: string; code: string };
 export type ContentCompiler = { compile(defaultLocale: string): Promise<CompiledContent> };
 
 /**
- * The compiled site, staged to write as the snapshot, and each locale's search index,
- * in two steps: this call starts the worker threads a site of this size gets, which
- * take about a second to boot (loading the compilers), so the build makes them
- * first and reads its fingerprint and messages meanwhile; `compile` then hands the
- * locales out and does the work.
+ * The compiled site, staged to write as the snapshot, and each locale's search index.
+ * `compile` first takes from the content cache every locale none of whose inputs changed
+ * (locale-cache.ts: its part and indexes are linked, its pages never loaded), then builds
+ * the others: in worker threads when two or more of a large site's locales are left, else
+ * here, one locale after the other.
  *
- * How many threads: one per core, up to one per locale. Each holds the locale it
+ * How many threads: one per core, up to one per locale left. Each holds the locale it
  * compiles, so a thread more is a locale's pages more in memory; a locale goes to
  * whichever thread is free, largest first, so the cores stay busy until the last,
  * smallest locales.
@@ -111,20 +124,25 @@ export function contentCompiler(
   } = {},
 ): ContentCompiler {
   setHighlightCache(cacheDir);
-  const threads = markdownFiles(localesDir) < workersFrom || cpus < 2 ? 0 : Math.min(locales.length, cpus);
-  const workers = Array.from({ length: threads }, () => startWorker(import.meta.url));
+  const threads = markdownFiles(localesDir) < workersFrom ? 0 : cpus;
+  // A thread boots in about a second (loading the compilers), so the build starts them now and
+  // reads its fingerprint meanwhile: one for each locale the cache has kept nothing of (all
+  // of them on a first build). More are started once `compile` knows which locales are left.
+  const unkept = contentCache ? locales.filter((locale) => !hasLocale(join(contentCache.dir, 'locales'), localesDir, locale)) : locales;
+  const early = unkept.length < 2 ? [] : Array.from({ length: Math.min(threads, unkept.length) }, () => startWorker(import.meta.url));
   return {
     async compile(defaultLocale) {
       mkdirSync(stageIn, { recursive: true });
       const stageDir = mkdtempSync(join(stageIn, '.polysite-content-'));
       try {
-        const compiled = await compileIn(workers, { localesDir, locales, defaultLocale, cacheDir, contentCache, stageDir });
+        const settings = { localesDir, locales, defaultLocale, cacheDir, contentCache, stageDir };
+        const compiled = await compileIn(settings, threads, early);
         return { ...compiled, dispose: () => rmSync(stageDir, { recursive: true, force: true }) };
       } catch (error) {
         rmSync(stageDir, { recursive: true, force: true });
         throw error;
       } finally {
-        await Promise.all(workers.map((worker) => worker.terminate()));
+        await Promise.all(early.map((worker) => worker.terminate()));
       }
     },
   };
@@ -161,53 +179,103 @@ function move(from: string, to: string): void {
   }
 }
 
-type Settings = Omit<Job, 'locale' | 'dates'>;
+type Settings = Omit<Job, 'locale' | 'dates' | 'published'>;
 
-async function compileIn(workers: JobWorker[], settings: Settings): Promise<Omit<CompiledContent, 'dispose'>> {
-  const { localesDir, locales, defaultLocale } = settings;
+/** `threads`: how many worker threads the site may use (0: none); `early`: those already started. */
+async function compileIn(settings: Settings, threads: number, early: readonly JobWorker[]): Promise<Omit<CompiledContent, 'dispose'>> {
+  const { localesDir, locales, defaultLocale, contentCache, stageDir } = settings;
   // One git log for the whole content folder, whatever the threads (git-dates.ts).
   const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
-  if (!workers.length) {
-    // Every locale in one load: a small site's sources are read once.
-    const {
-      loaded: { site, messages },
-      reused,
-    } = withPageCache(settings.contentCache, localesDir, locales, (pageCache) =>
-      loadContent(localesDir, locales, defaultLocale, { dates, ...(pageCache && { pageCache }) }),
-    );
-    const staged: Staged[] = [];
-    for (const locale of locales) staged.push(await stageLocale(site, locale, settings.stageDir, settings.contentCache));
-    staged[0]!.reused = reused;
-    return joined(site, messages, staged, locales);
-  }
-  // Every thread runs the one content check (load-content.ts) on its locales; their problems are joined.
-  const queue = largestFirst(localesDir, locales);
-  const problems = new Set<string>();
+  const inputs =
+    contentCache && localeKeys(join(contentCache.dir, 'locales'), localesDir, locales, defaultLocale, contentCache.code, dates);
+  const keys = inputs?.keys;
   const staged: Staged[] = [];
-  let whole: { translations: Map<string, string[]>; messages: Map<string, CompiledMessages>; versions: SiteVersions } | null = null;
+  const left: string[] = [];
+  for (const locale of locales) {
+    const kept = keys && restoreStaged(contentCache!, localesDir, locale, keys.get(locale)!, stageDir);
+    if (kept) staged.push(kept);
+    else left.push(locale);
+  }
+  const reusedLocales = staged.map((entry) => entry.part.locale);
+  // Every locale's job runs the one content check (load-content.ts); their problems are joined.
+  const problems = new Set<string>();
   const jobDates = [...dates];
-  const run = async (worker: JobWorker) => {
-    for (let locale = queue.shift(); locale !== undefined; locale = queue.shift()) {
-      const answer = await worker.ask<Answer>({ ...settings, locale, dates: jobDates } satisfies Job);
-      if ('error' in answer) throw new Error(answer.error);
-      if ('problems' in answer) for (const problem of answer.problems) problems.add(problem);
-      else {
-        staged.push(answer);
-        if (answer.whole)
-          whole = {
-            translations: new Map(answer.whole.translations),
-            messages: new Map(answer.whole.messages),
-            versions: answer.whole.versions,
-          };
-      }
+  const published = inputs?.published ?? [];
+  const done = (locale: string, answer: Answer) => {
+    if ('error' in answer) throw new Error(answer.error);
+    if ('problems' in answer) for (const problem of answer.problems) problems.add(problem);
+    else {
+      staged.push(answer);
+      if (keys) keepStaged(contentCache!, localesDir, locale, keys.get(locale)!, answer);
     }
-    // A worker is ended as soon as no locale is left for it: its heap is freed while the others still work.
-    await worker.terminate();
   };
-  await Promise.all(workers.map(run));
+  // One locale left is built here: a thread would only add its boot.
+  const using = left.length < 2 || threads < 2 ? 0 : Math.min(left.length, threads);
+  if (!using) {
+    // Here, one locale at a time: a small site, or one locale left to build.
+    for (const locale of left) done(locale, await stageJob({ ...settings, locale, dates: jobDates, published }));
+  } else {
+    const queue = largestFirst(localesDir, left);
+    const run = async (worker: JobWorker) => {
+      try {
+        for (let locale = queue.shift(); locale !== undefined; locale = queue.shift())
+          done(locale, await worker.ask<Answer>({ ...settings, locale, dates: jobDates, published } satisfies Job));
+      } finally {
+        // A worker is ended as soon as no locale is left for it: its heap is freed while the others still work.
+        await worker.terminate();
+      }
+    };
+    const workers = [
+      ...early.slice(0, using),
+      ...Array.from({ length: using - Math.min(using, early.length) }, () => startWorker(import.meta.url)),
+    ];
+    await Promise.all(workers.map(run));
+  }
+  const whole = staged.find((entry) => entry.whole)?.whole;
   if (problems.size || !whole) throw new ContentError([...problems]);
-  const site: { translations: Map<string, string[]>; messages: Map<string, CompiledMessages>; versions: SiteVersions } = whole;
-  return joined({ locales, defaultLocale, translations: site.translations, versions: site.versions }, site.messages, staged, locales);
+  const site = { locales, defaultLocale, translations: new Map(whole.translations), versions: whole.versions };
+  return { ...joined(site, new Map(whole.messages), staged, locales), reusedLocales };
+}
+
+/** A locale taken whole from the content cache, its part and indexes staged; null when the cache has not all of it. */
+function restoreStaged(cache: ContentCache, localesDir: string, locale: string, key: string, stageDir: string): Staged | null {
+  const bodiesFile = join(stageDir, `part-${locale}.bin`);
+  const kept = restoreLocale<Whole>(join(cache.dir, 'locales'), localesDir, locale, key, bodiesFile);
+  if (!kept) return null;
+  const indexes: BuiltIndex[] = [];
+  for (const { scope, url, key: indexKey } of kept.indexes) {
+    const files = stagedFiles(scope, stageDir);
+    if (restoreIndex(join(cache.dir, 'indexes'), indexKey, files, { read: false }) === null) {
+      // Nothing linked from the cache may stay where the locale's build writes in place.
+      for (const file of [bodiesFile, ...kept.indexes.flatMap(({ scope }) => indexFiles(stagedFiles(scope, stageDir)))])
+        rmSync(file, { force: true });
+      return null;
+    }
+    indexes.push({ locale: scope, url, ...files, key: indexKey });
+  }
+  for (const warning of kept.warnings) console.warn(`warning: ${warning}`);
+  return {
+    part: { locale, lines: kept.lines, bodies: kept.bodies },
+    indexes,
+    reused: kept.pages,
+    pages: kept.pages,
+    warnings: kept.warnings,
+    ...(kept.whole && { whole: kept.whole }),
+  };
+}
+
+/** A locale built without problems, kept whole in the content cache under its key. */
+function keepStaged(cache: ContentCache, localesDir: string, locale: string, key: string, staged: Staged): void {
+  const { part, indexes, pages, warnings, whole } = staged;
+  if (part.bodies instanceof Uint8Array || indexes.some((index) => !index.key)) return;
+  keepLocale<Whole>(join(cache.dir, 'locales'), localesDir, locale, key, {
+    lines: part.lines,
+    bodies: part.bodies,
+    indexes: indexes.map((index) => ({ scope: index.locale, url: index.url, key: index.key! })),
+    pages,
+    warnings,
+    ...(whole && { whole }),
+  });
 }
 
 function joined(
@@ -215,7 +283,7 @@ function joined(
   messages: ReadonlyMap<string, CompiledMessages>,
   staged: readonly Staged[],
   locales: readonly string[],
-): Omit<CompiledContent, 'dispose'> {
+): Omit<CompiledContent, 'dispose' | 'reusedLocales'> {
   const byLocale = new Map(staged.map((entry) => [entry.part.locale, entry]));
   const inOrder = locales.map((locale) => byLocale.get(locale)!);
   return {
@@ -235,42 +303,91 @@ function joined(
 /**
  * `load` with the content cache's pages for `serving` (none without a cache), saved after
  * the load whether or not it failed: a page that compiled keeps its entry, mistakes and all.
+ * After a load that succeeded the pack is compressed on the thread pool (`saved`), while
+ * the caller indexes the locale.
  */
 function withPageCache<T>(
   cache: ContentCache | null,
   localesDir: string,
   serving: readonly string[],
-  load: (pageCache: ReturnType<typeof openPageCache> | null) => T,
-): { loaded: T; reused: number } {
+  load: (pageCache: ReturnType<typeof openPageCache> | null, frontMatter: FrontMatterMemo | null) => T,
+): { loaded: T; reused: number; saved: Promise<void> } {
   const pageCache = cache && openPageCache(join(cache.dir, 'pages'), localesDir, serving, cache.code);
+  const frontMatter = cache && openFrontMatterCache(join(cache.dir, 'front-matter'), localesDir, serving, cache.code);
+  let loaded: T;
   try {
-    return { loaded: load(pageCache), reused: pageCache?.reused ?? 0 };
-  } finally {
+    loaded = load(pageCache, frontMatter);
+  } catch (error) {
     pageCache?.save();
+    throw error;
+  } finally {
+    frontMatter?.save();
   }
+  return { loaded, reused: pageCache?.reused ?? 0, saved: pageCache ? pageCache.saveAsync() : Promise.resolve() };
 }
 
-/** A locale's search indexes and snapshot part, written to `stageDir` (`fromPages`, then `stageIndexes`). */
-async function stageLocale(site: Site, locale: string, stageDir: string, cache: ContentCache | null): Promise<Staged> {
-  const { part, indexes } = fromPages(site, locale, stageDir, cache);
-  return { part, indexes: await stageIndexes(indexes, stageDir, cache), reused: 0 };
+/**
+ * One locale compiled, indexed and staged (in a worker thread, or here): its pages loaded
+ * (the page cache's where their inputs are unchanged), its snapshot part and indexes
+ * written to the staging folder; or the problems of its files and the default locale's.
+ */
+async function stageJob({ localesDir, locales, defaultLocale, locale, dates, published, contentCache, stageDir }: Job): Promise<Answer> {
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    warnings.push(message);
+    console.warn(`warning: ${message}`);
+  };
+  try {
+    const withCache = withPageCache(contentCache, localesDir, [locale], (pageCache, frontMatter) =>
+      loadContent(localesDir, locales, defaultLocale, {
+        serving: [locale],
+        dates: new Map(dates),
+        warn,
+        ...(published.length && { published: new Set(published) }),
+        ...(pageCache && { pageCache }),
+        ...(frontMatter && { frontMatter }),
+      }),
+    );
+    let loaded: ReturnType<typeof loadContent> | null = withCache.loaded;
+    // The whole site's translations and messages, the same in every answer: sent with the default locale's.
+    const whole =
+      locale === defaultLocale
+        ? {
+            translations: [...loaded.site.translations].map(([slug, translated]): [string, string[]] => [slug, [...translated]]),
+            messages: [...loaded.messages],
+            versions: loaded.site.versions,
+          }
+        : undefined;
+    const pages = loaded.site.pages.get(locale)!.size;
+    const { part, indexes } = fromPages(loaded.site, locale, stageDir, contentCache, localesDir);
+    // The pages are garbage from here: the indexes are parsed and compacted without them in memory.
+    loaded = null;
+    const staged = await stageIndexes(indexes, stageDir, contentCache);
+    await withCache.saved;
+    return { part, indexes: staged, reused: withCache.reused, pages, warnings, ...(whole && { whole }) };
+  } catch (error) {
+    return error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
+  }
 }
 
 /**
  * One search scope's index to stage: its JSON, made or found in the content cache (`cached`:
  * its files are already staged), and its cache key.
  */
-type ScopeIndex = { scope: string; json: string; key: string | null; cached: boolean };
+type ScopeIndex = { scope: string; json: string; key: string | null; cached: boolean; compact?: () => Uint8Array };
 
 /**
  * What needs the locale's compiled pages: its snapshot part, written page by page, and its
- * indexes as text. A worker drops the pages after this: the index is compacted without them.
+ * indexes as text, each with what makes its compact form from the writer's postings (the
+ * file it wrote is never parsed again: that parse was the thread's largest heap). A worker
+ * drops the pages after this.
  */
 function fromPages(
   site: Site,
   locale: string,
   stageDir: string,
   cache: ContentCache | null,
+  localesDir: string,
 ): { part: SnapshotPart; indexes: ScopeIndex[] } {
   const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
   // The locale's index with the latest docs, then one per older docs version.
@@ -279,7 +396,11 @@ function fromPages(
     const key = cache && cacheKey(cache.code, scope, pages);
     const restored = cache && key ? restoreIndex(join(cache.dir, 'indexes'), key, stagedFiles(scope, stageDir)) : null;
     if (restored !== null) return { scope, json: restored, key, cached: true };
-    return { scope, json: buildSearchIndex(scopeLocale(scope), pages), key, cached: false };
+    // Each unchanged text's terms from the last build's (terms-cache.ts): only what changed is cut and stemmed.
+    const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope, scopeLocale(scope), cache.code);
+    const { json, compact } = writeSearchIndex(scopeLocale(scope), pages, terms ? terms.terms : termsOf);
+    terms?.save();
+    return { scope, json, key, cached: false, compact };
   });
   return { part, indexes };
 }
@@ -287,15 +408,15 @@ function fromPages(
 /** Each of a locale's indexes staged in turn (`stageIndex`), and each one made kept in the content cache. */
 async function stageIndexes(indexes: readonly ScopeIndex[], stageDir: string, cache: ContentCache | null): Promise<BuiltIndex[]> {
   const staged: BuiltIndex[] = [];
-  for (const { scope, json, key, cached } of indexes) {
+  for (const { scope, json, key, cached, compact } of indexes) {
     const url = indexUrl(scope, json);
     if (cached) {
-      staged.push({ locale: scope, url, ...stagedFiles(scope, stageDir) });
+      staged.push({ locale: scope, url, ...stagedFiles(scope, stageDir), key });
       continue;
     }
-    const index = await stageIndex(scope, url, json, stageDir);
+    const index = await stageIndex(scope, url, json, stageDir, compact!);
     if (cache && key) keepIndex(join(cache.dir, 'indexes'), key, index);
-    staged.push(index);
+    staged.push({ ...index, key });
   }
   return staged;
 }
@@ -308,7 +429,7 @@ function stagedFiles(scope: string, stageDir: string): { file: string; compact: 
  * The index file, its compact form, and its brotli and gzip forms, made on libuv's thread
  * pool while the compact form is made, each written as soon as it is made.
  */
-async function stageIndex(locale: string, url: string, json: string, stageDir: string): Promise<BuiltIndex> {
+async function stageIndex(locale: string, url: string, json: string, stageDir: string, compactOf: () => Uint8Array): Promise<BuiltIndex> {
   const { file, compact } = stagedFiles(locale, stageDir);
   const bytes = Buffer.from(json);
   writeFileSync(file, bytes);
@@ -317,7 +438,7 @@ async function stageIndex(locale: string, url: string, json: string, stageDir: s
     writeFileSync(`${file}.gz`, gz);
   });
   compressing.catch(() => {});
-  writeFileSync(compact, compactIndex(parseIndexFile(json)));
+  writeFileSync(compact, compactOf());
   await compressing;
   return { locale, url, file, compact };
 }
@@ -366,30 +487,8 @@ function markdownFiles(localesDir: string): number {
 }
 
 if (!isMainThread) {
-  parentPort!.on('message', async ({ localesDir, locales, defaultLocale, locale, dates, cacheDir, contentCache, stageDir }: Job) => {
-    setHighlightCache(cacheDir);
-    let answer: Answer;
-    try {
-      const withCache = withPageCache(contentCache, localesDir, [locale], (pageCache) =>
-        loadContent(localesDir, locales, defaultLocale, { serving: [locale], dates: new Map(dates), ...(pageCache && { pageCache }) }),
-      );
-      let loaded: ReturnType<typeof loadContent> | null = withCache.loaded;
-      // The whole site's translations and messages, the same in every answer: sent with the default locale's.
-      const whole =
-        locale === defaultLocale
-          ? {
-              translations: [...loaded.site.translations].map(([slug, translated]): [string, string[]] => [slug, [...translated]]),
-              messages: [...loaded.messages],
-              versions: loaded.site.versions,
-            }
-          : undefined;
-      const { part, indexes } = fromPages(loaded.site, locale, stageDir, contentCache);
-      // The pages are garbage from here: the indexes are parsed and compacted without them in memory.
-      loaded = null;
-      answer = { part, indexes: await stageIndexes(indexes, stageDir, contentCache), reused: withCache.reused, ...(whole && { whole }) };
-    } catch (error) {
-      answer = error instanceof ContentError ? { problems: error.problems } : { error: String((error as Error).stack ?? error) };
-    }
-    parentPort!.postMessage(answer);
+  parentPort!.on('message', async (job: Job) => {
+    setHighlightCache(job.cacheDir);
+    parentPort!.postMessage(await stageJob(job));
   });
 }

@@ -321,8 +321,14 @@ async function checkContent(stageIn: string) {
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
   // The one content check the dev server runs too (src/server/content/load-content.ts).
   const compiled = await compiler.compile(config.defaultLocale);
-  if (cached)
-    console.log(`content: ${compiled.reusedPages} compiled pages reused from the cache (npm run build -- --no-cache builds from nothing)`);
+  if (cached) {
+    const whole = compiled.reusedLocales.length
+      ? `; locales taken whole, nothing of theirs changed: ${compiled.reusedLocales.join(', ')}`
+      : '';
+    console.log(
+      `content: ${compiled.reusedPages} compiled pages reused from the cache${whole} (npm run build -- --no-cache builds from nothing)`,
+    );
+  }
   if (cached) {
     pruneHighlightCache(HIGHLIGHT_CACHE_DIR, HIGHLIGHT_CACHE_BYTES);
     pruneHighlightCache(CONTENT_CACHE_DIR, CONTENT_CACHE_BYTES);

@@ -21,28 +21,29 @@ const PARTS = ['index.json', 'index.json.br', 'index.json.gz', 'index.bin'] as c
 /** Each part's size and modification time, as the entry's stamp records them. */
 type Stamp = [size: number, mtimeMs: number][];
 
-function sources({ file, compact }: IndexFiles): string[] {
+/** Every file of a staged index. */
+export function indexFiles({ file, compact }: IndexFiles): string[] {
   return [file, `${file}.br`, `${file}.gz`, compact];
 }
 
 /**
- * Links the cached index of `key` to `target`'s paths; returns its JSON, or null when the
- * cache has no whole entry for it (missing, or a part not as recorded when it was kept:
- * then it is made again).
+ * Links the cached index of `key` to `target`'s paths; returns its JSON ('' with `read`
+ * false: the caller knows its URL), or null when the cache has no whole entry for it
+ * (missing, or a part not as recorded when it was kept: then it is made again).
  */
-export function restoreIndex(dir: string, key: string, target: IndexFiles): string | null {
+export function restoreIndex(dir: string, key: string, target: IndexFiles, { read = true } = {}): string | null {
   const entry = join(dir, key.slice(0, 2), key);
   try {
     const stamp = JSON.parse(readFileSync(join(entry, 'stamp.json'), 'utf8')) as unknown;
     if (!Array.isArray(stamp) || stamp.length !== PARTS.length) return null;
     if (PARTS.some((part, i) => !sameStamp(stampOf(join(entry, part)), stamp[i]))) return null;
-    const json = readFileSync(join(entry, PARTS[0]));
-    for (const [i, file] of sources(target).entries()) place(join(entry, PARTS[i]!), file);
+    const json = read ? readFileSync(join(entry, PARTS[0]), 'utf8') : '';
+    for (const [i, file] of indexFiles(target).entries()) place(join(entry, PARTS[i]!), file);
     // Used now: the oldest entries are the ones dropped past the folder's bound.
     const now = new Date();
     for (const part of PARTS) utimesSync(join(entry, part), now, now);
     writeStamp(entry, entry);
-    return json.toString();
+    return json;
   } catch {
     return null;
   }
@@ -54,7 +55,7 @@ export function keepIndex(dir: string, key: string, staged: IndexFiles): void {
   const temporary = `${entry}.${process.pid}-${threadId}.tmp`;
   try {
     mkdirSync(temporary, { recursive: true });
-    for (const [i, file] of sources(staged).entries()) place(file, join(temporary, PARTS[i]!));
+    for (const [i, file] of indexFiles(staged).entries()) place(file, join(temporary, PARTS[i]!));
     writeStamp(temporary, temporary);
     rmSync(entry, { recursive: true, force: true });
     renameSync(temporary, entry);

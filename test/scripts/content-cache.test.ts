@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CompiledContent, compileSite, type ContentCache } from '../../scripts/build-content.ts';
 import { compilerCodeHash, compilerSourceFiles } from '../../scripts/compiler-code.ts';
 import { readSnapshot } from '../../src/server/content/snapshot.ts';
+import { openTermsCache } from '../../scripts/terms-cache.ts';
+import { termsOf } from '../../src/i18n/search-text.ts';
+import { gunzipSync } from 'node:zlib';
 import { MESSAGES, makeLocales, makePage } from '../helpers/content.ts';
 
 // The build keeps compiled pages and search indexes between builds (page-cache.ts,
@@ -21,6 +24,7 @@ function makeSiteTree(): string {
       'pages/index.md': makePage({ title: 'Home' }, 'Read the [guide](/docs/guide).\n\n![Logo](/images/logo.svg)\n'),
       'pages/docs/guide.md': makePage({ title: 'Guide' }, '## Install\n\nSee [setup](./setup#steps).\n\n```js\nconst a = 1;\n```\n'),
       'pages/docs/setup.md': makePage({ title: 'Setup' }, '## Steps\n\nRun it.\n'),
+      'pages/about.md': makePage({ title: 'About' }, 'Who we are.\n'),
       'images/logo.svg': svg(10),
     },
     de: {
@@ -36,7 +40,7 @@ const newCache = (code = 'code-1'): ContentCache => ({ dir: mkdtempSync(join(tmp
 async function built(dir: string, cache: ContentCache | null, options: { workersFrom?: number; cpus?: number } = {}) {
   const compiled = await compileSite(dir, LOCALES, 'en', { contentCache: cache, ...options });
   try {
-    return { output: outputOf(compiled), reused: compiled.reusedPages };
+    return { output: outputOf(compiled), reused: compiled.reusedPages, locales: compiled.reusedLocales };
   } finally {
     compiled.dispose();
   }
@@ -45,7 +49,7 @@ async function built(dir: string, cache: ContentCache | null, options: { workers
 function outputOf(compiled: CompiledContent) {
   const dist = mkdtempSync(join(tmpdir(), 'polysite-cache-dist-'));
   compiled.writeSnapshot(dist, 'fp');
-  const { site } = readSnapshot(dist, 'fp')!;
+  const { site, messages } = readSnapshot(dist, 'fp')!;
   const pages = [...site.pages].flatMap(([locale, pages]) =>
     [...pages].map(([, { html, headings, markdown, sections: _sections, ...rest }]) => ({
       locale,
@@ -63,7 +67,9 @@ function outputOf(compiled: CompiledContent) {
     gz: readFileSync(`${file}.gz`),
     compact: readFileSync(compact),
   }));
-  return { pages, indexes };
+  // The site's translations, versions and messages, as the snapshot's header holds them.
+  const whole = JSON.stringify([[...site.translations], site.versions, [...messages]]);
+  return { pages, indexes, whole };
 }
 
 const htmlOf = (output: Awaited<ReturnType<typeof built>>['output'], locale: string, key: string) =>
@@ -81,20 +87,28 @@ async function afterChange(change: (dir: string) => void, code = 'code-1') {
   return { before, again, fresh, total: fresh.output.pages.length };
 }
 
-test('a rebuild with nothing changed takes every page from the cache and makes the same pages and index files byte for byte', async () => {
+test('a rebuild with nothing changed takes every locale whole from the cache and makes the same pages and index files byte for byte', async () => {
   const { before, again, fresh, total } = await afterChange(() => {});
   assert.equal(before.reused, 0);
+  assert.deepEqual(before.locales, []);
   assert.equal(again.reused, total);
+  assert.deepEqual(again.locales, LOCALES);
   assert.deepEqual(before.output, fresh.output, 'the first, cache-filling build is the build without a cache');
 });
 
-test('a rebuild in worker threads reuses the pages each thread kept and makes the same output', async () => {
+test('a rebuild in worker threads reuses the pages each thread kept, without writing a pack again, and makes the same output', async () => {
   const dir = makeSiteTree();
   const cache = newCache();
   const first = await built(dir, cache, { workersFrom: 0, cpus: 2 });
+  const packs = () => readdirSync(join(cache.dir, 'pages')).map((name) => statSync(join(cache.dir, 'pages', name)).ino);
+  const written = packs();
+  // A file every locale reads (an image no page shows): no locale is taken whole, every page is.
+  writeFileSync(join(dir, 'en/images/unused.svg'), svg(5));
   const second = await built(dir, cache, { workersFrom: 0, cpus: 2 });
   assert.equal(first.reused, 0);
+  assert.deepEqual(second.locales, []);
   assert.equal(second.reused, second.output.pages.length);
+  assert.deepEqual(packs(), written, 'a pack whose every entry was used as it was is not written again');
   assert.deepEqual(second.output, (await built(dir, null)).output);
 });
 
@@ -103,8 +117,73 @@ test('an edited page is compiled again, and only it (and its fallback copies)', 
     writeFileSync(join(dir, 'en/pages/docs/setup.md'), makePage({ title: 'Setup' }, '## Steps\n\nRun it twice.\n')),
   );
   assert.match(htmlOf(fresh.output, 'en', 'docs/setup'), /Run it twice/);
-  // en's page and de's fallback of it.
+  // en's page and de's fallback of it: de serves it, so de is not taken whole.
   assert.equal(again.reused, total - 2);
+  assert.deepEqual(again.locales, []);
+});
+
+test('a page edited in one locale rebuilds that locale alone; the others are taken whole', async () => {
+  const inDe = await afterChange((dir) =>
+    writeFileSync(
+      join(dir, 'de/pages/docs/guide.md'),
+      makePage({ title: 'Anleitung', slug: 'anleitung' }, '## Installieren\n\nNeuer Text.\n'),
+    ),
+  );
+  assert.match(htmlOf(inDe.again.output, 'de', 'docs/guide'), /Neuer Text/);
+  assert.deepEqual(inDe.again.locales, ['en']);
+  // de has its own guide: the text of en's is none of de's business, only its front matter.
+  const inEn = await afterChange((dir) =>
+    writeFileSync(join(dir, 'en/pages/docs/guide.md'), makePage({ title: 'Guide' }, '## Install\n\nSee [setup](./setup#steps), now.\n')),
+  );
+  assert.match(htmlOf(inEn.again.output, 'en', 'docs/guide'), /now\./);
+  assert.deepEqual(inEn.again.locales, ['de']);
+  assert.ok(inEn.again.output.indexes.some((index) => index.locale === 'en' && index.json.includes('now')));
+});
+
+test('a changed title is in the rebuilt page of every locale that serves it', async () => {
+  const { again } = await afterChange((dir) =>
+    writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About us' }, 'Who we are.\n')),
+  );
+  for (const locale of LOCALES) {
+    assert.equal(again.output.pages.find((page) => page.locale === locale && page.key === 'about')?.title, 'About us');
+  }
+});
+
+test('a deleted page is gone after the rebuild, and a deleted translation is served from the default locale', async () => {
+  const { again } = await afterChange((dir) => {
+    rmSync(join(dir, 'en/pages/about.md'));
+    rmSync(join(dir, 'de/pages/docs/guide.md'));
+  });
+  assert.ok(!again.output.pages.some((page) => page.key === 'about'));
+  assert.equal(again.output.pages.find((page) => page.locale === 'de' && page.key === 'docs/guide')?.contentLocale, 'en');
+});
+
+test('a locale kept whole whose staged part was written over in place is built again', async () => {
+  const dir = makeSiteTree();
+  const cache = newCache();
+  const fresh = await built(dir, null);
+  await built(dir, cache);
+  for (const entry of readdirSync(join(cache.dir, 'locales'), { withFileTypes: true })) {
+    if (entry.isDirectory()) writeFileSync(join(cache.dir, 'locales', entry.name, 'part.bin'), 'spoiled');
+  }
+  const again = await built(dir, cache);
+  assert.deepEqual(again.locales, []);
+  assert.deepEqual(again.output, fresh.output);
+});
+
+test('a warning is said again when its locale is taken whole', async (t) => {
+  const dir = makeSiteTree();
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About' }, '```nosuchlanguage\nx\n```\n'));
+  const cache = newCache();
+  const warned = t.mock.method(console, 'warn', () => {});
+  const said = () => warned.mock.calls.map((call) => String(call.arguments[0])).filter((message) => /nosuchlanguage/.test(message));
+  await built(dir, cache);
+  const first = said();
+  assert.equal(first.length, 1);
+  warned.mock.resetCalls();
+  const again = await built(dir, cache);
+  assert.deepEqual(again.locales, LOCALES);
+  assert.deepEqual(said(), first);
 });
 
 test('a linked page whose slug changed recompiles the page that links to it', async () => {
@@ -154,8 +233,11 @@ test('a cut-off, corrupt or foreign cache is ignored: the pages are compiled and
     const cache = newCache();
     await built(dir, cache);
     const packs = readdirSync(join(cache.dir, 'pages')).map((name) => join(cache.dir, 'pages', name));
-    assert.equal(packs.length, 1);
-    spoil(packs[0]!);
+    // One per serving locale.
+    assert.equal(packs.length, LOCALES.length);
+    for (const pack of packs) spoil(pack);
+    // And every kept text's terms.
+    for (const name of readdirSync(join(cache.dir, 'terms'))) spoil(join(cache.dir, 'terms', name));
     // Every index file spoiled too: an entry whose bytes are not those it recorded is made again.
     for (const file of readdirSync(join(cache.dir, 'indexes'), { recursive: true })) {
       if (String(file).endsWith('.json') && !String(file).endsWith('stamp.json'))
@@ -209,4 +291,54 @@ test('`--no-cache` or POLYSITE_NO_CACHE turns the build caches off', async () =>
   assert.equal(cacheWanted(['--no-cache'], {}), false);
   assert.equal(cacheWanted([], { POLYSITE_NO_CACHE: '1' }), false);
   assert.equal(cacheWanted([], { POLYSITE_NO_CACHE: '0' }), true);
+});
+
+test("the terms cache gives termsOf's terms, from its pack in the next build, and ignores a pack of other code", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'polysite-terms-'));
+  const texts = ['Installing the server', 'サーバーをインストールする', 'Die Übersetzungen der Seiten', ''];
+  const first = openTermsCache(dir, '/site', 'en', 'en', 'code-1');
+  for (const text of texts) assert.deepEqual(first.terms(text, 'en'), termsOf(text, 'en'));
+  first.save();
+  const [pack] = readdirSync(dir);
+  const kept = readFileSync(join(dir, pack!));
+  // Every text was in the pack: it is not written again.
+  const again = openTermsCache(dir, '/site', 'en', 'en', 'code-1');
+  for (const text of texts) assert.deepEqual(again.terms(text, 'en'), termsOf(text, 'en'));
+  again.save();
+  assert.deepEqual(readFileSync(join(dir, pack!)), kept);
+  assert.match(gunzipSync(kept).toString(), /\tinstal the server\n/);
+  // Another code's pack is not read: a text it lacks is made, and the pack written anew.
+  const other = openTermsCache(dir, '/site', 'en', 'en', 'code-2');
+  assert.deepEqual(other.terms(texts[0]!, 'en'), termsOf(texts[0]!, 'en'));
+  other.save();
+  assert.notDeepEqual(readFileSync(join(dir, pack!)), kept);
+});
+
+test('front matter parsed in one build is read back in the next, and a mistake in it is said in every build', async () => {
+  const dir = makeSiteTree();
+  const cache = newCache();
+  await built(dir, cache);
+  assert.equal(readdirSync(join(cache.dir, 'front-matter')).length, LOCALES.length);
+  writeFileSync(join(dir, 'en/pages/about.md'), '---\ntitle: "About\n---\nWho we are.\n');
+  for (let build = 0; build < 2; build++) {
+    await assert.rejects(built(dir, cache), (error: Error & { problems?: string[] }) =>
+      (error.problems ?? []).some((problem) => /about\.md:2:\d+: front matter is not valid YAML/.test(problem)),
+    );
+  }
+  writeFileSync(join(dir, 'en/pages/about.md'), makePage({ title: 'About again' }, 'Who we are.\n'));
+  const again = await built(dir, cache);
+  assert.deepEqual(again.output, (await built(dir, null)).output);
+  assert.equal(again.output.pages.find((page) => page.locale === 'en' && page.key === 'about')?.title, 'About again');
+});
+
+test('a translation made a draft is no translation after the rebuild, in the site its default locale describes too', async () => {
+  const { before, again } = await afterChange((dir) =>
+    writeFileSync(
+      join(dir, 'de/pages/docs/guide.md'),
+      makePage({ title: 'Anleitung', slug: 'anleitung', draft: 'true' }, 'Text.\n').replace('"true"', 'true'),
+    ),
+  );
+  assert.match(before.output.whole, /\["docs\/guide",\["en","de"\]\]/);
+  assert.match(again.output.whole, /\["docs\/guide",\["en"\]\]/);
+  assert.equal(again.output.pages.find((page) => page.locale === 'de' && page.key === 'docs/guide')?.contentLocale, 'en');
 });

@@ -65,10 +65,49 @@ type StoredSection = { p: number; a: string; h: string; t: string };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * What a compact block is made of: an index's terms with their postings, and its documents.
+ * The build makes it as it writes the index file (index-writer.ts), without parsing that file.
+ */
+export type CompactSource = {
+  locale: string;
+  pages: PageEntry[];
+  documentCount: number;
+  averageFieldLength: readonly number[];
+  /** Each term and, per field, its postings: [document id, frequency, ...] in id order (missing: none). */
+  terms: [term: string, postings: readonly (readonly number[] | undefined)[]][];
+  /** Per document: its page, anchor, heading and text, and its field lengths. */
+  documents: readonly (StoredSection & { lengths: readonly number[] })[];
+};
+
 /** The compact block of an index file (the JSON `buildSearchIndex` writes, which the browser downloads), parsed. */
 export function compactIndex({ locale, pages, index }: IndexFile): Uint8Array {
-  const documentCount = index.documentCount;
-  const terms = index.index.map(([term, fields]) => ({ term, bytes: encoder.encode(term), fields }));
+  const stored = index.storedFields as Record<string, StoredSection>;
+  const lengths = index.fieldLength as Record<string, number[]>;
+  return compactOf({
+    locale,
+    pages,
+    documentCount: index.documentCount,
+    averageFieldLength: index.averageFieldLength as number[],
+    terms: index.index.map(([term, fields]) => [
+      term,
+      Array.from({ length: FIELD_COUNT }, (_, field) => {
+        const list = (fields as Record<string, Record<string, number>>)[field];
+        if (!list) return undefined;
+        // Document ids in order: a page's sections are found in order.
+        const ids = Object.keys(list)
+          .map(Number)
+          .sort((a, b) => a - b);
+        return ids.flatMap((id) => [id, list[id]!]);
+      }),
+    ]),
+    documents: Array.from({ length: index.documentCount }, (_, d) => ({ ...stored[d]!, lengths: lengths[d]! })),
+  });
+}
+
+/** The compact block of an index's terms and documents. */
+export function compactOf({ locale, pages, documentCount, averageFieldLength, terms: source, documents }: CompactSource): Uint8Array {
+  const terms = source.map(([term, fields]) => ({ term, bytes: encoder.encode(term), fields }));
   terms.sort((a, b) => compareBytes(a.bytes, 0, a.bytes.length, b.bytes));
 
   const termOffsets = new Uint32Array(terms.length + 1);
@@ -77,7 +116,7 @@ export function compactIndex({ locale, pages, index }: IndexFile): Uint8Array {
   for (const [i, { bytes, fields }] of terms.entries()) {
     termOffsets[i] = termLength;
     termLength += bytes.length;
-    for (const field in fields) postingCount += Object.keys(fields[field]!).length;
+    for (const list of fields) postingCount += (list?.length ?? 0) / 2;
   }
   termOffsets[terms.length] = termLength;
   const termBytes = new Uint8Array(termLength);
@@ -89,15 +128,11 @@ export function compactIndex({ locale, pages, index }: IndexFile): Uint8Array {
     termBytes.set(bytes, termOffsets[i]);
     for (let field = 0; field < FIELD_COUNT; field++) {
       postingOffsets[i * FIELD_COUNT + field] = at;
-      const list = (fields as Record<string, Record<string, number>>)[field];
+      const list = fields[field];
       if (!list) continue;
-      // Document ids in order: a page's sections are found in order.
-      const ids = Object.keys(list)
-        .map(Number)
-        .sort((a, b) => a - b);
-      for (const id of ids) {
-        docs[at] = id;
-        freqs[at] = list[id]!;
+      for (let k = 0; k < list.length; k += 2) {
+        docs[at] = list[k]!;
+        freqs[at] = list[k + 1]!;
         at++;
       }
     }
@@ -109,11 +144,9 @@ export function compactIndex({ locale, pages, index }: IndexFile): Uint8Array {
   const texts: Uint8Array[] = [];
   const stringOffsets = new Uint32Array(documentCount * 3 + 1);
   let stringLength = 0;
-  const stored = index.storedFields as Record<string, StoredSection>;
-  const lengths = index.fieldLength as Record<string, number[]>;
   for (let d = 0; d < documentCount; d++) {
-    const section = stored[d]!;
-    for (let field = 0; field < FIELD_COUNT; field++) fieldLengths[d * FIELD_COUNT + field] = lengths[d]![field]!;
+    const section = documents[d]!;
+    for (let field = 0; field < FIELD_COUNT; field++) fieldLengths[d * FIELD_COUNT + field] = section.lengths[field]!;
     docPages[d] = section.p;
     for (const [k, text] of [section.a, section.h, section.t].entries()) {
       const bytes = encoder.encode(text);
@@ -149,7 +182,7 @@ export function compactIndex({ locale, pages, index }: IndexFile): Uint8Array {
         pages,
         documentCount,
         termCount: terms.length,
-        averageFieldLength: documentCount ? (index.averageFieldLength as number[]) : [0, 0, 0],
+        averageFieldLength: documentCount ? [...averageFieldLength] : [0, 0, 0],
         parts: placed,
       } satisfies Header),
     );

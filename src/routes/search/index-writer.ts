@@ -10,29 +10,46 @@
 import '../../i18n/all-stemmers.ts';
 import { termsOf } from '../../i18n/search-text.ts';
 import { FIELDS, FORMAT, type IndexedPage, type PageEntry, titleField } from './engine.ts';
+import { type CompactSource, compactOf } from './compact-index.ts';
 
 /** Postings of one term: per field, [document id, frequency] pairs in document order. */
 type Postings = number[][];
 
 /** The serialised index of one locale's pages (what the build writes as a content-hashed asset). */
 export function buildSearchIndex(locale: string, pages: readonly IndexedPage[]): string {
+  return writeSearchIndex(locale, pages).json;
+}
+
+/**
+ * The serialised index of one locale's pages, and its compact form (compact-index.ts) made
+ * from the same postings, so the build never parses the file it wrote. `analyse`: termsOf,
+ * or what gives the same terms (the build's cache of them).
+ */
+export function writeSearchIndex(
+  locale: string,
+  pages: readonly IndexedPage[],
+  analyse: (text: string, locale: string) => string[] = termsOf,
+): { json: string; compact: () => Uint8Array } {
   const entries: PageEntry[] = pages.map(({ path, title, fallback }) => ({ path, title, fallback }));
   const postings = new Map<string, Postings>();
   const fieldLength: string[] = [];
   const stored: string[] = [];
+  const documents: CompactSource['documents'][number][] = [];
   const averages = FIELDS.map(() => 0);
   let id = 0;
   // A term list per field of a page's title, made once: it is indexed in every section of its page.
   for (const [p, page] of pages.entries()) {
-    const titleTerms = termsOf(titleField(page), locale);
+    const titleTerms = analyse(titleField(page), locale);
     for (const section of page.sections) {
-      const lengths = [titleTerms, termsOf(section.heading, locale), termsOf(section.text, locale)].map((terms, field) =>
-        addTerms(postings, field, id, terms),
+      const lengths = [titleTerms, analyse(section.heading, locale), analyse(section.text, locale)].map((found, field) =>
+        addTerms(postings, field, id, found),
       );
       // MiniSearch's running average, in its order of operations, so the numbers match to the last bit.
       for (const [field, length] of lengths.entries()) averages[field] = (averages[field]! * id + length) / (id + 1);
       fieldLength.push(`"${id}":[${lengths.join(',')}]`);
-      stored.push(`"${id}":${JSON.stringify({ p, a: section.id, h: section.heading, t: section.text })}`);
+      const document = { p, a: section.id, h: section.heading, t: section.text };
+      stored.push(`"${id}":${JSON.stringify(document)}`);
+      documents.push({ ...document, lengths });
       id++;
     }
   }
@@ -47,7 +64,20 @@ export function buildSearchIndex(locale: string, pages: readonly IndexedPage[]):
     `"fieldIds":${JSON.stringify(Object.fromEntries(FIELDS.map((field, i) => [field, i])))},` +
     `"fieldLength":{${fieldLength.join(',')}},"averageFieldLength":${JSON.stringify(id ? averages : [])},` +
     `"storedFields":{${stored.join(',')}},"dirtCount":0,"index":[${terms.join(',')}],"serializationVersion":2}`;
-  return `${JSON.stringify({ v: FORMAT, locale, pages: entries }).slice(0, -1)},"index":${index}}`;
+  const json = `${JSON.stringify({ v: FORMAT, locale, pages: entries }).slice(0, -1)},"index":${index}}`;
+  const documentCount = id;
+  return {
+    json,
+    compact: () =>
+      compactOf({
+        locale,
+        pages: entries,
+        documentCount,
+        averageFieldLength: documentCount ? averages : [],
+        terms: [...postings],
+        documents,
+      }),
+  };
 }
 
 /** Adds one field's terms of document `id`; returns how many distinct terms it has (MiniSearch's field length). */

@@ -65,6 +65,7 @@ export function isDraftText(source: string): boolean {
 export function splitFrontMatter(
   source: string,
   file: string,
+  memo?: FrontMatterMemo,
 ): { data: FrontMatter; body: string; bodyLine: number; keyLines: Readonly<Record<string, number>> } {
   const text = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   if (!text.startsWith('---\n')) throw new Error(`${file}:1: missing front matter (the file must start with a --- line)`);
@@ -73,6 +74,25 @@ export function splitFrontMatter(
     throw new Error(`${file}:1: front matter is not closed by a --- line`);
   }
   const yaml = text.slice(4, end + 1);
+  const kept = memo?.get(yaml);
+  if (kept !== undefined) return { ...(JSON.parse(kept) as Omit<ReturnType<typeof splitFrontMatter>, 'body'>), body: text.slice(end + 5) };
+  const parsed = parseFrontMatter(yaml, text, file);
+  memo?.set(yaml, JSON.stringify(parsed));
+  return { ...parsed, body: text.slice(end + 5) };
+}
+
+/**
+ * Front matter parsed before, by its YAML text, as JSON (the build keeps it between builds:
+ * parsing YAML was most of loading a locale whose pages were all compiled before). Only
+ * front matter that parsed is kept: a mistake is found and said again each time.
+ */
+export type FrontMatterMemo = { get(yaml: string): string | undefined; set(yaml: string, parsed: string): void };
+
+function parseFrontMatter(
+  yaml: string,
+  text: string,
+  file: string,
+): { data: FrontMatter; bodyLine: number; keyLines: Readonly<Record<string, number>> } {
   const lines = new LineCounter();
   const document = parseDocument(yaml, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   // The file's line and column of an offset into the YAML.
@@ -94,7 +114,7 @@ export function splitFrontMatter(
   }
   // The 1-based line the body starts on: opening ---, the YAML lines, closing ---.
   const bodyLine = at(yaml.length).line + 1;
-  return { data: validate(document.toJS(), file, keyLines), body: text.slice(end + 5), bodyLine, keyLines };
+  return { data: validate(document.toJS(), file, keyLines), bodyLine, keyLines };
 }
 
 /**

@@ -19,7 +19,7 @@ export function loadContent(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-  options: Pick<LoadSiteOptions, 'serving' | 'dates' | 'drafts' | 'pageCache'> = {},
+  options: Pick<LoadSiteOptions, 'serving' | 'dates' | 'drafts' | 'pageCache' | 'warn' | 'frontMatter' | 'published'> = {},
 ): { site: Site; messages: MessageCatalog } {
   const folders = localeFolderProblems(localesDir, locales);
   // Without its messages or its pages a locale cannot be checked further: say only that.

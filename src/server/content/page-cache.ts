@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip, gzipSync } from 'node:zlib';
 
 /**
  * Compiled pages kept on disk between builds, so a build compiles again only the pages
@@ -49,7 +50,7 @@ export function openPageCache(
   localesDir: string,
   serving: readonly string[],
   code: string,
-): PageCache & { save(): void; readonly reused: number } {
+): PageCache & { save(): void; saveAsync(): Promise<void>; readonly reused: number } {
   const name = createHash('sha256')
     .update(`${resolve(localesDir)}\0${serving.join(',')}`)
     .digest('hex')
@@ -59,6 +60,7 @@ export function openPageCache(
   // Entries as their JSON's UTF-8 bytes, off the heap: a locale's pages are held once, as the pack holds them.
   const used = new Map<string, Buffer>();
   let reused = 0;
+  let added = false;
   return {
     code,
     get(key) {
@@ -71,25 +73,59 @@ export function openPageCache(
     },
     set(key, entry) {
       used.set(key, Buffer.from(JSON.stringify(entry)));
+      added = true;
     },
     get reused() {
       return reused;
     },
     save() {
-      const parts: Buffer[] = [Buffer.from(JSON.stringify({ format: FORMAT, code }))];
-      for (const [key, json] of used) parts.push(Buffer.from(`\n${key}\t`), json);
-      const temporary = `${file}.${process.pid}-${threadId}.tmp`;
+      const bytes = unsaved();
+      if (bytes) write(gzipSync(bytes, { level: 1 }));
+    },
+    // The same, compressed on libuv's thread pool: a build goes on with the locale meanwhile.
+    async saveAsync() {
+      const bytes = unsaved();
+      if (!bytes) return;
+      let gzipped: Buffer;
       try {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(temporary, gzipSync(Buffer.concat(parts), { level: 1 }));
-        renameSync(temporary, file);
+        gzipped = await gzipAsync(bytes, { level: 1 });
       } catch {
-        // A cache that cannot be written costs the next build time, never this one's output.
-        rmSync(temporary, { force: true });
+        return;
       }
+      write(gzipped);
     },
   };
+
+  /** The pack's new bytes, or null when it is as it should be (every kept entry used, none added: it is only marked used, and the folder's bound drops the oldest). */
+  function unsaved(): Buffer | null {
+    if (!added && used.size === kept.size && kept.size > 0) {
+      try {
+        const now = new Date();
+        utimesSync(file, now, now);
+      } catch {
+        // Gone meanwhile: the next build compiles its pages.
+      }
+      return null;
+    }
+    const parts: Buffer[] = [Buffer.from(JSON.stringify({ format: FORMAT, code }))];
+    for (const [key, json] of used) parts.push(Buffer.from(`\n${key}\t`), json);
+    return Buffer.concat(parts);
+  }
+
+  function write(gzipped: Buffer): void {
+    const temporary = `${file}.${process.pid}-${threadId}.tmp`;
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(temporary, gzipped);
+      renameSync(temporary, file);
+    } catch {
+      // A cache that cannot be written costs the next build time, never this one's output.
+      rmSync(temporary, { force: true });
+    }
+  }
 }
+
+const gzipAsync = promisify(gzip);
 
 /** A pack's entries by key, each its JSON's bytes (parsed when used: `parsed`). */
 function readPack(file: string, code: string): Map<string, Buffer> {

@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
 import { contentDates } from './git-dates.ts';
 import { markdownTwinBody } from './markdown-twin.ts';
-import { isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { type FrontMatterMemo, isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { causeOf } from '../../i18n/failure-cause.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
 import type { Heading } from '../../routes/types.ts';
@@ -182,6 +182,13 @@ export type LoadSiteOptions = {
   memo?: SiteMemo;
   /** Compiled pages kept on disk between builds (page-cache.ts): a page whose inputs are unchanged is not compiled again. */
   pageCache?: PageCache;
+  /** Front matter parsed before (front-matter.ts), by its text: the build keeps it between builds. */
+  frontMatter?: FrontMatterMemo;
+  /**
+   * Page files whose front matter has no `draft:` key, as the build read them just before: a
+   * locale this load does not read takes them as published without reading them again.
+   */
+  published?: ReadonlySet<string>;
   /**
    * With `memo`: every file and folder under the content that changed since the last load,
    * as absolute paths (the dev server's watcher reports them). A page file not named is
@@ -203,6 +210,8 @@ export function loadSite(
     warn = (message) => console.warn(`warning: ${message}`),
     memo,
     pageCache,
+    frontMatter,
+    published,
     changed,
     dates = contentDates(localesDir, warn),
     drafts = 'hide',
@@ -306,7 +315,7 @@ export function loadSite(
         files.set(key, display);
         if (!reading.has(locale)) {
           // Known by name only (another thread compiles it): whether it is published, from its front matter's text.
-          place(locale, key, display, isDraftText(fileHead(file)));
+          place(locale, key, display, !published?.has(file) && isDraftText(fileHead(file)));
           continue;
         }
         const kept = memo?.sources.get(file);
@@ -318,7 +327,7 @@ export function loadSite(
         }
         try {
           const text = readFileSync(file, 'utf8');
-          const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display);
+          const { data, body, bodyLine, keyLines } = splitFrontMatter(text, display, frontMatter);
           const slugLine = keyLines.slug ?? 2;
           const source: Source = {
             locale,

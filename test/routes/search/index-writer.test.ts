@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import MiniSearch, { type AsPlainObject } from 'minisearch';
-import { type IndexedPage, options, type PageEntry, type Section } from '../../../src/routes/search/engine.ts';
-import { buildSearchIndex } from '../../../src/routes/search/index-writer.ts';
+import { type IndexedPage, options, type PageEntry, parseIndexFile, type Section } from '../../../src/routes/search/engine.ts';
+import { buildSearchIndex, writeSearchIndex } from '../../../src/routes/search/index-writer.ts';
+import { compactIndex } from '../../../src/routes/search/compact-index.ts';
 import { ROOT_DIR } from '../../../src/server/config.ts';
 import { loadSite } from '../../../src/server/content/site.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
@@ -60,4 +61,19 @@ test('repeated words, a word in the title and the text, empty headings, keywords
   ];
   assert.deepEqual(writtenIndex('en', pages), sortedTerms(miniSearchIndex('en', pages)));
   assert.deepEqual(writtenIndex('en', []), sortedTerms(miniSearchIndex('en', [])));
+});
+
+test('the compact form made from the writer is the compact form of the file it wrote, byte for byte, in every locale', () => {
+  const locales = ['en', 'ar', 'de', 'fr', 'ja'];
+  const localesDir = join(ROOT_DIR, 'locales');
+  const site = loadSite(localesDir, locales, 'en', loadMessages(localesDir, locales, 'en'));
+  const cases: [string, IndexedPage[]][] = [
+    ...locales.map((locale): [string, IndexedPage[]] => [locale, indexedPages(site, locale)]),
+    ['en', [makePage('/en/b', 'Empty', []), makePage('/en/c', 'Lone \ud800 surrogate', [['x', '', 'a \\ "quote"']])]],
+    ['en', []],
+  ];
+  for (const [locale, pages] of cases) {
+    const { json, compact } = writeSearchIndex(locale, pages);
+    assert.deepEqual(Buffer.from(compact()), Buffer.from(compactIndex(parseIndexFile(json))), locale);
+  }
 });
