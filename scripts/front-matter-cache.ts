@@ -4,11 +4,10 @@
 // came from the page cache. One file per site and serving locale, with the compiler's code
 // hash (the parser and its checks are in it); written again only when an entry was added
 // or one went unused.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FrontMatterMemo } from '../src/server/content/front-matter.ts';
+import { cacheFileName, saveCacheFile } from '../src/server/content/cache-file.ts';
 
 const FORMAT = 1;
 
@@ -18,11 +17,7 @@ export function openFrontMatterCache(
   serving: readonly string[],
   code: string,
 ): FrontMatterMemo & { save(): void } {
-  const name = createHash('sha256')
-    .update(`${resolve(localesDir)}\0${serving.join(',')}`)
-    .digest('hex')
-    .slice(0, 24);
-  const file = join(dir, `${name}.json`);
+  const file = join(dir, `${cacheFileName(localesDir, serving.join(','))}.json`);
   const kept = readKept(file, code);
   const used = new Map<string, string>();
   let added = false;
@@ -37,24 +32,7 @@ export function openFrontMatterCache(
       added = true;
     },
     save() {
-      if (!added && used.size === kept.size) {
-        try {
-          const now = new Date();
-          utimesSync(file, now, now);
-        } catch {
-          // None yet: nothing to mark.
-        }
-        return;
-      }
-      const temporary = `${file}.${process.pid}-${threadId}.tmp`;
-      try {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(temporary, JSON.stringify({ format: FORMAT, code, entries: [...used] }));
-        renameSync(temporary, file);
-      } catch {
-        // A cache that cannot be written costs the next build time, never this one's output.
-        rmSync(temporary, { force: true });
-      }
+      saveCacheFile(file, added || used.size !== kept.size, () => JSON.stringify({ format: FORMAT, code, entries: [...used] }));
     },
   };
 }

@@ -66,7 +66,8 @@ export function keepIndex(dir: string, key: string, staged: IndexFiles): void {
 }
 
 /** `from` at `to` as a hard link, or a copy where a link cannot be made (another file system). */
-function place(from: string, to: string): void {
+/** Puts `from` at `to` as a hard link (a copy across file systems), replacing what was there. */
+export function place(from: string, to: string): void {
   rmSync(to, { force: true });
   try {
     linkSync(from, to);
@@ -75,12 +76,14 @@ function place(from: string, to: string): void {
   }
 }
 
-function stampOf(file: string): [number, number] {
+/** A file's size and modification time: what a linked cache file is known by. */
+export function stampOf(file: string): [number, number] {
   const { size, mtimeMs } = statSync(file);
   return [size, mtimeMs];
 }
 
-function sameStamp(now: [number, number], kept: unknown): boolean {
+/** Whether a stamp read back from a cache entry is `now`'s. */
+export function sameStamp(now: [number, number], kept: unknown): boolean {
   return Array.isArray(kept) && kept[0] === now[0] && kept[1] === now[1];
 }
 

@@ -16,9 +16,7 @@
 import { createHash } from 'node:crypto';
 import {
   closeSync,
-  copyFileSync,
   existsSync,
-  linkSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -34,6 +32,8 @@ import { join, relative, resolve, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { keyOf } from '../src/server/content/site.ts';
 import { versionsDirOf } from '../src/server/content/versions.ts';
+import { cacheFileName } from '../src/server/content/cache-file.ts';
+import { place, sameStamp, stampOf } from './index-cache.ts';
 
 const FORMAT = 1;
 /** Front matter longer than this is not read in part: its file counts whole for every locale. */
@@ -43,14 +43,6 @@ const PAGE_FILE = /^[/\\]([^/\\]+)[/\\]pages[/\\](.+\.md)$/;
 type PageFile = { locale: string; key: string; rel: string; stamp: string; date: string; head: string | null; clean: boolean };
 /** A page file's stamp, its front matter's digest (null: not read in part) and whether it has no `draft:`. */
 type Head = [stamp: string, head: string | null, clean: boolean];
-
-/** The name of a site's and locale's files in the cache (one entry each, replaced by each build). */
-function nameOf(localesDir: string, what: string): string {
-  return createHash('sha256')
-    .update(`${resolve(localesDir)}\0${what}`)
-    .digest('hex')
-    .slice(0, 24);
-}
 
 /**
  * Each locale's key: a hash of everything its compile reads (see above). `dir` holds the
@@ -65,7 +57,7 @@ export function localeKeys(
   code: string,
   dates: ReadonlyMap<string, string>,
 ): { keys: Map<string, string>; published: string[] } {
-  const memoFile = join(dir, `heads-${nameOf(localesDir, '')}.json`);
+  const memoFile = join(dir, `heads-${cacheFileName(localesDir, '')}.json`);
   const memo = readHeads(memoFile);
   const heads = new Map<string, Head>();
   let changed = false;
@@ -184,7 +176,7 @@ type Entry<Whole> = Omit<KeptLocale<Whole>, 'lines' | 'bodies'> & {
 const FILES = ['part.bin', 'lines.txt'] as const;
 
 function entryDir(dir: string, localesDir: string, locale: string): string {
-  return join(dir, nameOf(localesDir, locale));
+  return join(dir, cacheFileName(localesDir, locale));
 }
 
 /** Whether the cache holds an entry of the site's locale, of any key. */
@@ -253,23 +245,4 @@ function writeEntry(folder: string, entry: Entry<unknown>): void {
   const temporary = join(folder, `entry.json.${process.pid}-${threadId}.tmp`);
   writeFileSync(temporary, JSON.stringify(entry));
   renameSync(temporary, join(folder, 'entry.json'));
-}
-
-/** `from` at `to` as a hard link, or a copy where a link cannot be made (another file system). */
-function place(from: string, to: string): void {
-  rmSync(to, { force: true });
-  try {
-    linkSync(from, to);
-  } catch {
-    copyFileSync(from, to);
-  }
-}
-
-function stampOf(file: string): [number, number] {
-  const { size, mtimeMs } = statSync(file);
-  return [size, mtimeMs];
-}
-
-function sameStamp(now: [number, number], kept: unknown): boolean {
-  return Array.isArray(kept) && kept[0] === now[0] && kept[1] === now[1];
 }

@@ -9,11 +9,10 @@
 // kept). A pack that is cut off, corrupt or of other code is ignored. It is rewritten with
 // the texts this build indexed, only when one of them was not in it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { threadId } from 'node:worker_threads';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { termsOf } from '../src/i18n/search-text.ts';
+import { cacheFileName, readPackLines, saveCacheFile } from '../src/server/content/cache-file.ts';
 
 const FORMAT = 1;
 
@@ -24,13 +23,9 @@ export type TermsCache = {
 };
 
 export function openTermsCache(dir: string, localesDir: string, scope: string, locale: string, code: string): TermsCache {
-  const name = createHash('sha256')
-    .update(`${resolve(localesDir)}\0${scope}`)
-    .digest('hex')
-    .slice(0, 24);
-  const file = join(dir, `${name}.terms.gz`);
+  const file = join(dir, `${cacheFileName(localesDir, scope)}.terms.gz`);
   const header = JSON.stringify({ format: FORMAT, code, locale });
-  const kept = readPack(file, header);
+  const kept = readPackLines(file, (line) => line === header);
   const used = new Map<string, Buffer>();
   let added = false;
   return {
@@ -51,47 +46,11 @@ export function openTermsCache(dir: string, localesDir: string, scope: string, l
       return terms;
     },
     save() {
-      if (!added && used.size === kept.size) {
-        try {
-          const now = new Date();
-          utimesSync(file, now, now);
-        } catch {
-          // None yet: nothing to mark.
-        }
-        return;
-      }
-      const parts: Buffer[] = [Buffer.from(header)];
-      for (const [key, line] of used) parts.push(Buffer.from(`\n${key}\t`), line);
-      const temporary = `${file}.${process.pid}-${threadId}.tmp`;
-      try {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(temporary, gzipSync(Buffer.concat(parts), { level: 1 }));
-        renameSync(temporary, file);
-      } catch {
-        // A cache that cannot be written costs the next build time, never this one's output.
-        rmSync(temporary, { force: true });
-      }
+      saveCacheFile(file, added || used.size !== kept.size, () => {
+        const parts: Buffer[] = [Buffer.from(header)];
+        for (const [key, line] of used) parts.push(Buffer.from(`\n${key}\t`), line);
+        return gzipSync(Buffer.concat(parts), { level: 1 });
+      });
     },
   };
-}
-
-/** A pack's lines by key (each its terms, as UTF-8 bytes), or none when it is missing, not whole, or not of this header. */
-function readPack(file: string, header: string): Map<string, Buffer> {
-  const entries = new Map<string, Buffer>();
-  let bytes: Buffer;
-  try {
-    bytes = gunzipSync(readFileSync(file));
-  } catch {
-    return entries;
-  }
-  let end = bytes.indexOf(10);
-  if (bytes.toString('utf8', 0, end === -1 ? bytes.length : end) !== header) return entries;
-  while (end !== -1) {
-    const start = end + 1;
-    end = bytes.indexOf(10, start);
-    const line = bytes.subarray(start, end === -1 ? bytes.length : end);
-    const tab = line.indexOf(9);
-    if (tab !== -1) entries.set(line.subarray(0, tab).toString(), line.subarray(tab + 1));
-  }
-  return entries;
 }

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzipSync, gzip, gzipSync } from 'node:zlib';
+import { gzip, gzipSync } from 'node:zlib';
+import { cacheFileName, readPackLines, saveCacheFile } from './cache-file.ts';
 
 /**
  * Compiled pages kept on disk between builds, so a build compiles again only the pages
@@ -51,11 +50,7 @@ export function openPageCache(
   serving: readonly string[],
   code: string,
 ): PageCache & { save(): void; saveAsync(): Promise<void>; readonly reused: number } {
-  const name = createHash('sha256')
-    .update(`${resolve(localesDir)}\0${serving.join(',')}`)
-    .digest('hex')
-    .slice(0, 24);
-  const file = join(dir, `${name}.pack.gz`);
+  const file = join(dir, `${cacheFileName(localesDir, serving.join(','))}.pack.gz`);
   const kept = readPack(file, code);
   // Entries as their JSON's UTF-8 bytes, off the heap: a locale's pages are held once, as the pack holds them.
   const used = new Map<string, Buffer>();
@@ -99,12 +94,7 @@ export function openPageCache(
   /** The pack's new bytes, or null when it is as it should be (every kept entry used, none added: it is only marked used, and the folder's bound drops the oldest). */
   function unsaved(): Buffer | null {
     if (!added && used.size === kept.size && kept.size > 0) {
-      try {
-        const now = new Date();
-        utimesSync(file, now, now);
-      } catch {
-        // Gone meanwhile: the next build compiles its pages.
-      }
+      saveCacheFile(file, false, () => '');
       return null;
     }
     const parts: Buffer[] = [Buffer.from(JSON.stringify({ format: FORMAT, code }))];
@@ -113,45 +103,22 @@ export function openPageCache(
   }
 
   function write(gzipped: Buffer): void {
-    const temporary = `${file}.${process.pid}-${threadId}.tmp`;
-    try {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(temporary, gzipped);
-      renameSync(temporary, file);
-    } catch {
-      // A cache that cannot be written costs the next build time, never this one's output.
-      rmSync(temporary, { force: true });
-    }
+    saveCacheFile(file, true, () => gzipped);
   }
 }
 
 const gzipAsync = promisify(gzip);
 
-/** A pack's entries by key, each its JSON's bytes (parsed when used: `parsed`). */
+/** A pack's entries by key, each its JSON's bytes (parsed when used: `parsed`); none when it is not whole or of other code. JSON escapes every newline and tab in its strings. */
 function readPack(file: string, code: string): Map<string, Buffer> {
-  const entries = new Map<string, Buffer>();
-  let bytes: Buffer;
-  try {
-    bytes = gunzipSync(readFileSync(file));
-  } catch {
-    return entries; // None yet, or not whole: every page is compiled.
-  }
-  let end = bytes.indexOf(10);
-  try {
-    const header = JSON.parse(bytes.subarray(0, end === -1 ? bytes.length : end).toString()) as { format?: unknown; code?: unknown };
-    if (header.format !== FORMAT || header.code !== code) return entries;
-  } catch {
-    return entries;
-  }
-  // JSON escapes every newline and tab in its strings: each is an entry's end and its key's.
-  while (end !== -1) {
-    const start = end + 1;
-    end = bytes.indexOf(10, start);
-    const line = bytes.subarray(start, end === -1 ? bytes.length : end);
-    const tab = line.indexOf(9);
-    if (tab !== -1) entries.set(line.subarray(0, tab).toString(), line.subarray(tab + 1));
-  }
-  return entries;
+  return readPackLines(file, (line) => {
+    try {
+      const header = JSON.parse(line) as { format?: unknown; code?: unknown };
+      return header.format === FORMAT && header.code === code;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** An entry's JSON as an entry, or undefined when it does not parse or has not the shape loadSite relies on. */
