@@ -35,7 +35,7 @@ import { openFrontMatterCache } from './front-matter-cache.ts';
 import type { FrontMatterMemo } from '../src/server/content/front-matter.ts';
 import { compressAsset } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
-import { setHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
+import { saveHighlightCache, setHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 
 /** From this many Markdown files (all locales), more threads pay for themselves. */
 const WORKERS_FROM_FILES = 2000;
@@ -123,7 +123,6 @@ export function contentCompiler(
     stageIn = tmpdir(),
   } = {},
 ): ContentCompiler {
-  setHighlightCache(cacheDir);
   const threads = markdownFiles(localesDir) < workersFrom ? 0 : cpus;
   // A thread boots in about a second (loading the compilers), so the build starts them now and
   // reads its fingerprint meanwhile: one for each locale the cache has kept nothing of (all
@@ -331,23 +330,39 @@ function withPageCache<T>(
  * (the page cache's where their inputs are unchanged), its snapshot part and indexes
  * written to the staging folder; or the problems of its files and the default locale's.
  */
-async function stageJob({ localesDir, locales, defaultLocale, locale, dates, published, contentCache, stageDir }: Job): Promise<Answer> {
+async function stageJob({
+  localesDir,
+  locales,
+  defaultLocale,
+  locale,
+  dates,
+  published,
+  cacheDir,
+  contentCache,
+  stageDir,
+}: Job): Promise<Answer> {
   const warnings: string[] = [];
   const warn = (message: string) => {
     warnings.push(message);
     console.warn(`warning: ${message}`);
   };
+  // The locale's highlighted blocks (highlight-cache.ts): one pack, saved once its pages are compiled.
+  setHighlightCache(cacheDir, locale);
   try {
-    const withCache = withPageCache(contentCache, localesDir, [locale], (pageCache, frontMatter) =>
-      loadContent(localesDir, locales, defaultLocale, {
-        serving: [locale],
-        dates: new Map(dates),
-        warn,
-        ...(published.length && { published: new Set(published) }),
-        ...(pageCache && { pageCache }),
-        ...(frontMatter && { frontMatter }),
-      }),
-    );
+    const withCache = withPageCache(contentCache, localesDir, [locale], (pageCache, frontMatter) => {
+      try {
+        return loadContent(localesDir, locales, defaultLocale, {
+          serving: [locale],
+          dates: new Map(dates),
+          warn,
+          ...(published.length && { published: new Set(published) }),
+          ...(pageCache && { pageCache }),
+          ...(frontMatter && { frontMatter }),
+        });
+      } finally {
+        saveHighlightCache();
+      }
+    });
     let loaded: ReturnType<typeof loadContent> | null = withCache.loaded;
     // The whole site's translations and messages, the same in every answer: sent with the default locale's.
     const whole =
@@ -488,7 +503,6 @@ function markdownFiles(localesDir: string): number {
 
 if (!isMainThread) {
   parentPort!.on('message', async (job: Job) => {
-    setHighlightCache(job.cacheDir);
     parentPort!.postMessage(await stageJob(job));
   });
 }

@@ -1,15 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { ROOT_DIR } from '../../src/server/config.ts';
 import { makeLocales, makePage } from '../helpers/content.ts';
 
-// Highlighted code blocks are kept on disk between builds (highlight-cache.ts). Each
-// build here is a process of its own, as `npm run build` is, so nothing of the last
-// one is in memory: what it reuses, it read from the cache.
+// Highlighted code blocks are kept on disk between builds (highlight-cache.ts), in one
+// pack per site and locale. Each build here is a process of its own, as `npm run build`
+// is, so nothing of the last one is in memory: what it reuses, it read from the cache.
 
 /** The site's content compiled as the build does (scripts/build-content.ts), with the cache in `cacheDir` (or none): every page's HTML. */
 function build(localesDir: string, cacheDir: string | null): Record<string, string> {
@@ -17,6 +18,7 @@ function build(localesDir: string, cacheDir: string | null): Record<string, stri
     import { mkdtempSync } from 'node:fs';
     import { tmpdir } from 'node:os';
     import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
     import { compileSite } from './scripts/build-content.ts';
     import { readSnapshot } from './src/server/content/snapshot.ts';
     const [dir, cacheDir] = [process.env.LOCALES, process.env.CACHE || null];
@@ -41,9 +43,20 @@ function cachedFiles(cacheDir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
+/** Each pack's lines after its header: one per block, its key, a tab, its lines of HTML as JSON. */
+function packLines(file: string): string[] {
+  return gunzipSync(readFileSync(file)).toString().split('\n').slice(1);
+}
+
 /** Replaces every cached block's HTML by a marker, so a build that shows the marker read it from the cache. */
 function markCache(cacheDir: string): void {
-  for (const file of cachedFiles(cacheDir)) writeFileSync(file, '<span class="tk-keyword">FROM-CACHE</span>');
+  for (const file of cachedFiles(cacheDir)) {
+    const [header, ...blocks] = gunzipSync(readFileSync(file)).toString().split('\n');
+    const marked = blocks.map(
+      (line) => `${line.slice(0, line.indexOf('\t'))}\t${JSON.stringify(['<span class="tk-keyword">FROM-CACHE</span>'])}`,
+    );
+    writeFileSync(file, gzipSync([header, ...marked].join('\n')));
+  }
 }
 
 const siteWith = (code: string) =>
@@ -62,7 +75,9 @@ test('a second build reads the highlighted blocks from the cache, and the pages 
   const uncached = build(site, null);
   assert.match(uncached['']!, /<span class="tk-comment">\/\/ why<\/span>/);
   const cold = build(site, cacheDir);
-  assert.equal(cachedFiles(cacheDir).length, 3, 'one file per block: the two TypeScript blocks and the shell one');
+  const packs = cachedFiles(cacheDir);
+  assert.equal(packs.length, 1, 'one pack for the one locale');
+  assert.equal(packLines(packs[0]!).length, 3, 'a line per block: the two TypeScript blocks and the shell one');
   const warm = build(site, cacheDir);
   assert.deepEqual(cold, uncached);
   assert.deepEqual(warm, uncached);
@@ -83,6 +98,7 @@ test('a block whose code or language changed is highlighted anew, the blocks tha
   const changedCode = build(siteWith('```ts\nconst answer: number = 43; // why\n```'), cacheDir);
   assert.match(changedCode['']!, /<span class="tk-constant">43<\/span>/);
   assert.match(changedCode.other!, /FROM-CACHE/, 'the other page, unchanged, is read from the cache');
+  assert.equal(packLines(cachedFiles(cacheDir)[0]!).length, 4, 'the pack keeps the block no page uses now beside the new one');
 
   const changedLanguage = build(siteWith('```js\nconst answer: number = 42; // why\n```'), cacheDir);
   assert.match(changedLanguage['']!, /<span class="tk-comment">\/\/ why<\/span>/);

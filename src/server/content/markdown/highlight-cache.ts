@@ -1,54 +1,80 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
+import { readPackLines, saveCacheFile } from '../cache-file.ts';
 
 /**
- * Highlighted blocks kept on disk between builds, one file per block named by its key
- * (a hash of the highlighter's version, its classes, the language and the code:
- * highlighter.ts), so the next build, or the next thread, reads a block rather than
- * highlighting it again. Used only where a build turns it on (`setHighlightCache`); the
- * server compiling at start and the tests without one highlight every block.
+ * Highlighted blocks kept on disk between builds, by their key (a hash of the
+ * highlighter's version, its classes, the language and the code: highlighter.ts), so the
+ * next build reads a block rather than highlighting it again. Used only where a build
+ * turns it on (`setHighlightCache`); the server compiling at start and the tests without
+ * one highlight every block.
  *
- * A file holds the block's lines of HTML, one per line (a line's HTML has no newline).
- * It is written under a temporary name and renamed, so a reader never sees half a block,
- * whichever thread or process wrote it; its size is bounded by `pruneHighlightCache`.
+ * One gzipped pack per serving locale (a build thread compiles one locale at a time;
+ * blocks are found by their content, so sites built with one cache share it), read when the first block is not in the highlighter's memo, written once when the
+ * locale is compiled (`saveHighlightCache`): a file per block cost more in creating,
+ * writing and renaming files than highlighting the block did. A pack holds a line per
+ * block: its key, a tab and its lines of HTML as JSON (which escapes line breaks and
+ * tabs). A pack is rewritten only when a block was added, with the blocks it had and the
+ * new ones (a rebuild that compiles a few pages does not drop the others' blocks), and
+ * holds only the blocks that build used once that passes PACK_BYTES; the folder is
+ * bounded by `pruneHighlightCache`.
  */
-let cacheDir: string | null = null;
+const FORMAT = 2;
+const HEADER = JSON.stringify({ format: FORMAT });
+const PACK_BYTES = 16 * 1024 * 1024;
 
-/** Turns the cache on for this thread, in `dir` (null: off). */
-export function setHighlightCache(dir: string | null): void {
-  cacheDir = dir;
-}
+type Pack = { file: string; kept: Map<string, Buffer> | null; used: Map<string, Buffer>; added: boolean };
+let pack: Pack | null = null;
 
-export function highlightCacheDir(): string | null {
-  return cacheDir;
-}
-
-function fileOf(dir: string, key: string): string {
-  return join(dir, key.slice(0, 2), key);
+/**
+ * Turns the cache on for this thread, in `dir`, with the pack `name` (the serving
+ * locale's), or off (null). The pack left open is dropped unsaved.
+ */
+export function setHighlightCache(dir: string | null, name = 'blocks'): void {
+  pack = dir ? { file: join(dir, `${name}.blocks.gz`), kept: null, used: new Map(), added: false } : null;
 }
 
 export function readCachedBlock(key: string): string[] | null {
-  if (!cacheDir) return null;
+  if (!pack) return null;
+  pack.kept ??= readPackLines(pack.file, (line) => line === HEADER);
+  const json = pack.used.get(key) ?? pack.kept.get(key);
+  if (!json) return null; // Not cached yet: highlighted, then kept.
   try {
-    return readFileSync(fileOf(cacheDir, key), 'utf8').split('\n');
+    const lines = JSON.parse(json.toString()) as unknown;
+    if (!Array.isArray(lines) || !lines.every((line) => typeof line === 'string')) return null;
+    pack.used.set(key, json);
+    return lines;
   } catch {
-    return null; // Not cached yet, or the cache was removed: highlighted again.
+    return null;
   }
 }
 
 export function writeCachedBlock(key: string, lines: string[]): void {
-  if (!cacheDir) return;
-  const file = fileOf(cacheDir, key);
-  const temporary = `${file}.${process.pid}-${threadId}.tmp`;
-  try {
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(temporary, lines.join('\n'));
-    renameSync(temporary, file);
-  } catch {
-    // A cache that cannot be written (a read-only or full disk) costs the next build time, never this one's output.
-    rmSync(temporary, { force: true });
-  }
+  if (!pack) return;
+  pack.used.set(key, Buffer.from(JSON.stringify(lines)));
+  pack.added = true;
+}
+
+/** Writes this thread's pack if a block was added to it (else only marks it used). */
+export function saveHighlightCache(): void {
+  if (!pack) return;
+  const { file, kept, used, added } = pack;
+  saveCacheFile(file, added, () => {
+    const entries = new Map(used);
+    let bytes = 0;
+    for (const [key, json] of entries) bytes += key.length + json.length + 2;
+    for (const [key, json] of kept ?? []) {
+      if (entries.has(key)) continue;
+      bytes += key.length + json.length + 2;
+      if (bytes > PACK_BYTES) break;
+      entries.set(key, json);
+    }
+    const parts: Buffer[] = [Buffer.from(HEADER)];
+    for (const [key, json] of entries) parts.push(Buffer.from(`\n${key}\t`), json);
+    return gzipSync(Buffer.concat(parts), { level: 1 });
+  });
+  pack.added = false;
 }
 
 /**
