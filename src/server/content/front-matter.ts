@@ -93,6 +93,8 @@ function parseFrontMatter(
   text: string,
   file: string,
 ): { data: FrontMatter; bodyLine: number; keyLines: Readonly<Record<string, number>> } {
+  const simple = simpleFrontMatter(yaml);
+  if (simple) return { data: validate(simple.data, file, simple.keyLines), bodyLine: simple.bodyLine, keyLines: simple.keyLines };
   const lines = new LineCounter();
   const document = parseDocument(yaml, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   // The file's line and column of an offset into the YAML.
@@ -115,6 +117,34 @@ function parseFrontMatter(
   // The 1-based line the body starts on: opening ---, the YAML lines, closing ---.
   const bodyLine = at(yaml.length).line + 1;
   return { data: validate(document.toJS(), file, keyLines), bodyLine, keyLines };
+}
+
+// One known key, a space, and a double-quoted text without escapes or control characters,
+// a whole number, or true or false: the line as most pages write it.
+const SIMPLE_LINE = /^([a-z]+): (?:"([^"\\\p{Cc}\p{Cs}\uFEFF\uFFFE\uFFFF\u2028\u2029]*)"|(0|-?[1-9][0-9]{0,14})|(true|false))$/u;
+
+/**
+ * Front matter whose every line is SIMPLE_LINE, each key known and named once, read without
+ * the YAML parser (the largest part of loading a page on a first build): the values, key
+ * lines and body line the parser gives for it. Anything else (a comment, a list, an escape,
+ * a plain or single-quoted text) is null, and the parser reads it.
+ */
+function simpleFrontMatter(
+  yaml: string,
+): { data: Record<string, string | number | boolean>; bodyLine: number; keyLines: Record<string, number> } | null {
+  const lines = yaml.split('\n');
+  // The YAML ends with its last line's line break.
+  if (lines.pop() !== '' || lines.length === 0) return null;
+  const data: Record<string, string | number | boolean> = {};
+  const keyLines: Record<string, number> = {};
+  for (const [i, line] of lines.entries()) {
+    const match = SIMPLE_LINE.exec(line);
+    if (!match || !KNOWN.includes(match[1]!) || Object.hasOwn(data, match[1]!)) return null;
+    const [, key, quoted, whole, flag] = match as unknown as [string, string, string?, string?, string?];
+    data[key] = quoted ?? (whole !== undefined ? Number(whole) : flag === 'true');
+    keyLines[key] = i + YAML_FIRST_LINE;
+  }
+  return { data, bodyLine: lines.length + YAML_FIRST_LINE + 1, keyLines };
 }
 
 /**

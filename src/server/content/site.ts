@@ -10,6 +10,7 @@ import type { Heading } from '../../routes/types.ts';
 import type { MessageCatalog } from './messages.ts';
 import { folderPages } from './folder-pages.ts';
 import { plainText } from './plain-text.ts';
+import { utf8Text } from './utf8-text.ts';
 import { CALLOUT_KINDS, renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
@@ -598,6 +599,7 @@ export function loadSite(
     if (own) for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
     settle(source, mistakes, pageFragments);
     const section = sectionFiles.get(source.key);
+    const twin = markdownTwinBody(source.body, rewritten, labels.get(source.locale)!);
     const page: SourcePage = {
       ...source.front,
       // The folder's _section.yml places it where its page's front matter does not.
@@ -610,7 +612,7 @@ export function loadSite(
       contentLocale: source.locale,
       html: utf8Text(html),
       headings: () => headings,
-      markdown: utf8Text(markdownTwinBody(source.body, rewritten, labels.get(source.locale)!)),
+      markdown: utf8Text(twin),
       sections: sectionsOf(tokens),
       textLength: textLength(source.body),
       file: source.file,
@@ -629,7 +631,7 @@ export function loadSite(
           links,
           images: imageRefs,
           outcome,
-          page: toCached(page, html, headings),
+          page: toCached(page, html, headings, twin),
           mistakes,
           fragments: pageFragments,
           warnings: own ? warnings : [],
@@ -751,8 +753,8 @@ function dependencyOutcome(
 }
 
 /** A compiled page as the page cache keeps it: its text as strings. */
-function toCached(page: SourcePage, html: string, headings: Heading[]): CachedPage['page'] {
-  return { ...page, html, headings, markdown: page.markdown() };
+function toCached(page: SourcePage, html: string, headings: Heading[], markdown: string): CachedPage['page'] {
+  return { ...page, html, headings, markdown };
 }
 
 /** A page from the page cache, as a compile makes it. */
@@ -809,11 +811,6 @@ function forgetGone(memo: SiteMemo, sources: ReadonlySet<Source>, pages: Readonl
  * 2,000 pages a locale that was about 1 s of the build's 17.6 s (16.5-16.8 s as bytes,
  * in alternating runs). The snapshot keeps them as bytes too.
  */
-function utf8Text(text: string): () => string {
-  const bytes = Buffer.from(text);
-  return () => bytes.toString();
-}
-
 function markdownLabels(intl: SiteIntl): MarkdownLabels {
   return {
     table: (number) => intl.formatMessage({ id: 'content.table' }, { number }),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
 import { sitePathsOf } from './paths.ts';
 import type { Site, SourcePage } from './site.ts';
+import { utf8Bytes } from './utf8-text.ts';
 
 // Compiled content written by `npm run build`, so start-up does not run Markdown
 // or load its parser: a faster cold start and a smaller process. Two files:
@@ -127,9 +128,9 @@ function partLines(site: Site, locale: string, emit: (chunk: Buffer) => void): s
   let offset = 0;
   // The section text is left out: the search index files the build writes hold it.
   for (const { html, headings, markdown, sections: _sections, key, localPath, ...page } of site.pages.get(locale)!.values()) {
-    const body = Buffer.from(html());
+    const body = utf8Bytes(html);
     const headingsJson = Buffer.from(JSON.stringify(headings()));
-    const twin = Buffer.from(markdown());
+    const twin = utf8Bytes(markdown);
     emit(Buffer.concat([body, headingsJson, twin]));
     const stored: StoredPage = page;
     const at: At = [offset, body.length, headingsJson.length, twin.length];

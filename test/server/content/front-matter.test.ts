@@ -110,3 +110,17 @@ test('the body’s first line and each key’s line come from the YAML positions
   assert.equal(frontMatterLine(text, 'slug'), 7);
   assert.equal(frontMatterLine(text, 'image'), 2, 'absent: the front matter’s first line');
 });
+
+test('front matter of quoted texts, whole numbers and true or false reads as the YAML parser reads it', () => {
+  const text = '---\ntitle: "Über # uns "\ndescription: "日本語 D"\norder: -12\ndraft: true\nunlisted: false\n---\nBody.\n';
+  const { bodyLine, keyLines, data } = splitFrontMatter(text, 'x.md');
+  assert.equal(bodyLine, 8);
+  assert.deepEqual(keyLines, { title: 2, description: 3, order: 4, draft: 5, unlisted: 6 });
+  assert.deepEqual(data, { title: 'Über # uns', description: '日本語 D', order: -12, draft: true });
+  // An escape, a leading zero, a key written twice or an unknown key is the parser's to read or report.
+  assert.equal(splitFrontMatter('---\ntitle: "a\\tb"\ndescription: "D"\n---\n', 'x.md').data.title, 'a\tb');
+  assert.equal(splitFrontMatter('---\ntitle: "T"\ndescription: "D"\norder: 007\n---\n', 'x.md').data.order, 7);
+  assert.match(failure('---\ntitle: "T"\ndescription: "D"\ntitle: "U"\n---\n'), /:4:1: front matter is not valid YAML: Map keys must be unique/);
+  assert.match(failure('---\ntitle: "T"\ndescription: "D"\ntitel: "U"\n---\n'), /:4: front matter has an unknown key "titel"; did you mean "title"\?/);
+  assert.match(failure('---\ntitle: ""\ndescription: "D"\n---\n'), /:2: front matter needs "title" as non-empty text/);
+});
