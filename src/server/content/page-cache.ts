@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gzip, gzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gzipSync } from 'node:zlib';
 import { cacheFileName, readPackLines, saveCacheFile } from './cache-file.ts';
 
 /**
@@ -77,27 +77,58 @@ export function openPageCache(
       const bytes = unsaved();
       if (bytes) write(gzipSync(bytes, { level: 1 }));
     },
-    // The same, compressed on libuv's thread pool: a build goes on with the locale meanwhile.
+    // The same, compressed on libuv's thread pool while a build goes on with the locale, a
+    // batch of entries at a time: the pack is never held whole beside its entries, and the
+    // entries are let go once they are written (the cache is not used after it is saved).
     async saveAsync() {
-      const bytes = unsaved();
-      if (!bytes) return;
-      let gzipped: Buffer;
+      if (unchanged()) return;
+      const chunks: Buffer[] = [];
       try {
-        gzipped = await gzipAsync(bytes, { level: 1 });
+        await pipeline(batches(), createGzip({ level: 1 }), async (gzipped: AsyncIterable<Buffer>) => {
+          for await (const chunk of gzipped) chunks.push(chunk);
+        });
       } catch {
         return;
+      } finally {
+        used.clear();
+        kept.clear();
       }
-      write(gzipped);
+      write(Buffer.concat(chunks));
     },
   };
 
-  /** The pack's new bytes, or null when it is as it should be (every kept entry used, none added: it is only marked used, and the folder's bound drops the oldest). */
-  function unsaved(): Buffer | null {
-    if (!added && used.size === kept.size && kept.size > 0) {
-      saveCacheFile(file, false, () => '');
-      return null;
+  /** True when the pack is as it should be (every kept entry used, none added): it is only marked used, and the folder's bound drops the oldest. */
+  function unchanged(): boolean {
+    if (added || used.size !== kept.size || kept.size === 0) return false;
+    saveCacheFile(file, false, () => '');
+    return true;
+  }
+
+  /** The pack's bytes in batches of about BATCH_BYTES, taking the entries out of `used`. */
+  function* batches(): Generator<Buffer> {
+    let batch: Buffer[] = [header()];
+    let bytes = 0;
+    for (const [key, json] of used) {
+      batch.push(Buffer.from(`\n${key}\t`), json);
+      // Let go as it is batched: the batches are all that is still needed of it.
+      used.delete(key);
+      bytes += json.length;
+      if (bytes < BATCH_BYTES) continue;
+      yield Buffer.concat(batch);
+      batch = [];
+      bytes = 0;
     }
-    const parts: Buffer[] = [Buffer.from(JSON.stringify({ format: FORMAT, code }))];
+    if (batch.length) yield Buffer.concat(batch);
+  }
+
+  function header(): Buffer {
+    return Buffer.from(JSON.stringify({ format: FORMAT, code }));
+  }
+
+  /** The pack's new bytes, or null when it is unchanged. */
+  function unsaved(): Buffer | null {
+    if (unchanged()) return null;
+    const parts: Buffer[] = [header()];
     for (const [key, json] of used) parts.push(Buffer.from(`\n${key}\t`), json);
     return Buffer.concat(parts);
   }
@@ -107,7 +138,7 @@ export function openPageCache(
   }
 }
 
-const gzipAsync = promisify(gzip);
+const BATCH_BYTES = 1024 * 1024;
 
 /** A pack's entries by key, each its JSON's bytes (parsed when used: `parsed`); none when it is not whole or of other code. JSON escapes every newline and tab in its strings. */
 function readPack(file: string, code: string): Map<string, Buffer> {
