@@ -120,7 +120,13 @@ test('front matter of quoted texts, whole numbers and true or false reads as the
   // An escape, a leading zero, a key written twice or an unknown key is the parser's to read or report.
   assert.equal(splitFrontMatter('---\ntitle: "a\\tb"\ndescription: "D"\n---\n', 'x.md').data.title, 'a\tb');
   assert.equal(splitFrontMatter('---\ntitle: "T"\ndescription: "D"\norder: 007\n---\n', 'x.md').data.order, 7);
-  assert.match(failure('---\ntitle: "T"\ndescription: "D"\ntitle: "U"\n---\n'), /:4:1: front matter is not valid YAML: Map keys must be unique/);
-  assert.match(failure('---\ntitle: "T"\ndescription: "D"\ntitel: "U"\n---\n'), /:4: front matter has an unknown key "titel"; did you mean "title"\?/);
+  assert.match(
+    failure('---\ntitle: "T"\ndescription: "D"\ntitle: "U"\n---\n'),
+    /:4:1: front matter is not valid YAML: Map keys must be unique/,
+  );
+  assert.match(
+    failure('---\ntitle: "T"\ndescription: "D"\ntitel: "U"\n---\n'),
+    /:4: front matter has an unknown key "titel"; did you mean "title"\?/,
+  );
   assert.match(failure('---\ntitle: ""\ndescription: "D"\n---\n'), /:2: front matter needs "title" as non-empty text/);
 });
