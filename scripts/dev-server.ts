@@ -26,7 +26,7 @@ import { type Config, loadConfig } from '../src/server/config.ts';
 import { createSite } from '../src/server/http/app.ts';
 import { Lifecycle } from '../src/server/http/lifecycle.ts';
 import { createLogger } from '../src/server/http/log.ts';
-import { loadMessages } from '../src/server/content/messages.ts';
+import { loadMessages, type MessageCatalog } from '../src/server/content/messages.ts';
 import { createSiteMemo, loadSite, type SiteMemo } from '../src/server/content/site.ts';
 import { openPageCache, type PageCache } from '../src/server/content/page-cache.ts';
 import { readManifest } from '../src/server/site/manifest.ts';
@@ -47,7 +47,7 @@ export type FromDevServer =
  * refuses here is shown in the overlay.
  */
 function loadContent(config: Config, memo: SiteMemo, pageCache: PageCache | null): LoadedContent {
-  const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
+  const messages = messagesNow(config);
   try {
     const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, {
       memo,
@@ -63,6 +63,21 @@ function loadContent(config: Config, memo: SiteMemo, pageCache: PageCache | null
     if (error instanceof ContentError) unread = new Set();
     throw error;
   }
+}
+
+/**
+ * The messages as last checked, reused while only Markdown pages changed: checking every
+ * locale's messages against the default's is most of a page's reload on a small site.
+ * Cleared when they fail the check, so a broken file is read again until it is fixed.
+ */
+let messagesKept: MessageCatalog | null = null;
+
+function messagesNow(config: Config): MessageCatalog {
+  const onlyPages = unread !== undefined && [...unread].every((path) => path.endsWith('.md'));
+  if (messagesKept && onlyPages) return messagesKept;
+  messagesKept = null;
+  messagesKept = loadMessages(config.localesDir, config.locales, config.defaultLocale);
+  return messagesKept;
 }
 
 /**
