@@ -55,6 +55,50 @@ test('a Markdown page saved atomically three times in a row shows each version i
   await page.context().close();
 });
 
+test('a Markdown save updates the open tab in place: the document is not loaded again, and its title and scroll follow', async () => {
+  const page = await open('/en/docs/routing');
+  const file = 'locales/en/pages/docs/routing.md';
+  const original = dev.read(file);
+  // Marks this document: a reload would make another, without the mark.
+  await page.evaluate(() => {
+    (window as { kept?: boolean }).kept = true;
+    scrollTo(0, 200);
+  });
+  for (const version of [1, 2]) {
+    dev.saveAtomically(file, original.replace(/^title: .*$/m, `title: "Routing, in place ${version}"`));
+    await page.waitForFunction((text) => document.querySelector('h1')?.textContent === text, `Routing, in place ${version}`, WAIT);
+    assert.equal(await page.evaluate(() => (window as { kept?: boolean }).kept), true, 'the same document');
+    await page.waitForFunction((text) => document.title.includes(text), `Routing, in place ${version}`, WAIT);
+    assert.equal(await page.evaluate(() => scrollY), 200);
+  }
+  dev.saveAtomically(file, original);
+  await page.waitForFunction(() => !document.querySelector('h1')?.textContent?.includes('in place'), null, WAIT);
+  await page.context().close();
+});
+
+test('after a tab was updated in place, going back and forth shows each page as last saved, never as the tab first fetched it', async () => {
+  const page = await open('/en/about');
+  const file = 'locales/en/pages/about.md';
+  const original = dev.read(file);
+  // About's data fetched once by a client navigation (the navigator keeps it), then edited.
+  await page.click('a[href="/en/blog"]');
+  await page.waitForURL(/\/en\/blog$/, WAIT);
+  await page.goBack();
+  await page.waitForFunction(() => location.pathname === '/en/about' && document.querySelector('h1')?.textContent !== '', null, WAIT);
+  dev.saveAtomically(file, original.replace(/^title: .*$/m, 'title: "About, saved after"'));
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'About, saved after', null, WAIT);
+  await page.goForward();
+  await page.waitForURL(/\/en\/blog$/, WAIT);
+  await page.waitForSelector('html[data-hydrated]', WAIT);
+  await page.goBack();
+  await page.waitForURL(/\/en\/about$/, WAIT);
+  await page.waitForSelector('html[data-hydrated]', WAIT);
+  assert.equal(await page.textContent('h1'), 'About, saved after');
+  dev.saveAtomically(file, original);
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent !== 'About, saved after', null, WAIT);
+  await page.context().close();
+});
+
 test('messages.json saved atomically three times in a row shows each version in the open tab', async () => {
   const page = await open('/de');
   const original = dev.read('locales/de/messages.json');
