@@ -30,7 +30,7 @@ import { loadMessages, type MessageCatalog } from '../src/server/content/message
 import { createSiteMemo, loadSite, type SiteMemo } from '../src/server/content/site.ts';
 import { openPageCache, type PageCache } from '../src/server/content/page-cache.ts';
 import { readManifest } from '../src/server/site/manifest.ts';
-import type { SearchMemo } from '../src/server/site/site-search.ts';
+import type { SearchMemo, SiteSearch } from '../src/server/site/site-search.ts';
 import { type LoadedContent, prepareContent } from '../src/server/site/prepare-site.ts';
 
 /** `changed`: the paths under the content the watcher saw change since the last message; absent, every file is checked. */
@@ -149,7 +149,7 @@ function reload(): void {
     }
     const site = prepareContent(config, manifest, loaded, { log, searchMemo });
     // A new app: its render caches start empty, so nothing compiled before the edit is served.
-    handle = createSite({ config, site, log, lifecycle, relay: null }).handle;
+    handle = withLaterIndexes(site.search, createSite({ config, site, log, lifecycle, relay: null }).handle);
   } catch (error) {
     tell({ type: 'problem', message: (error as Error).message }, () => kept?.pages.save());
     return;
@@ -165,6 +165,29 @@ function reload(): void {
       process.stderr.write(`polysite dev: the search indexes were not kept (${(error as Error).message})\n`);
     }
   });
+}
+
+/** A search index's URL (site/hashed-asset.ts): its name, then the hash of its bytes. */
+const INDEX_URL = /^(\/assets\/search-[^/]+-)[0-9A-F]{8}\.json$/;
+
+/**
+ * A tab updated in place after an edit (dev.ts) still names the search indexes of the
+ * document it loaded, which an edit of a page replaced: such a URL is sent on to the
+ * index of the same name as it is now, so the tab's search box finds the edit.
+ */
+function withLaterIndexes(search: SiteSearch, next: RequestListener): RequestListener {
+  const now = new Map<string, string>();
+  for (const url of Object.values(search.indexes)) {
+    const name = url && INDEX_URL.exec(url)?.[1];
+    if (name) now.set(name, url);
+  }
+  return (req, res) => {
+    const path = req.url ?? '';
+    const name = INDEX_URL.exec(path)?.[1];
+    const later = name && now.get(name);
+    if (!later || later === path || search.asset(path)) return next(req, res);
+    res.writeHead(307, { Location: later, 'Cache-Control': 'no-store' }).end();
+  };
 }
 
 process.on('message', (message: ToDevServer) => {

@@ -99,6 +99,25 @@ test('after a tab was updated in place, going back and forth shows each page as 
   await page.context().close();
 });
 
+test("a tab updated in place searches the edited page's new text: the index it names sends on to the index as it is now", async () => {
+  const page = await open('/en/about');
+  const file = 'locales/en/pages/about.md';
+  const original = dev.read(file);
+  const named = await page.evaluate(() => JSON.parse(document.getElementById('polysite-data')!.textContent!).search.en as string);
+  dev.saveAtomically(file, original.replace(/^title: .*$/m, 'title: "About Quetzalcoatlish"'));
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'About Quetzalcoatlish', null, WAIT);
+  const index = await page.evaluate(async (url) => {
+    const answer = await fetch(url);
+    return { status: answer.status, url: answer.url, text: await answer.text() };
+  }, named);
+  assert.equal(index.status, 200);
+  assert.notEqual(new URL(index.url).pathname, named);
+  assert.match(index.text, /About Quetzalcoatlish/);
+  dev.saveAtomically(file, original);
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent !== 'About Quetzalcoatlish', null, WAIT);
+  await page.context().close();
+});
+
 test('messages.json saved atomically three times in a row shows each version in the open tab', async () => {
   const page = await open('/de');
   const original = dev.read('locales/de/messages.json');
