@@ -22,6 +22,7 @@ import { versionsDirOf } from '../src/server/content/versions.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { basename, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { type FSWatcher, watch } from 'chokidar';
 import * as esbuild from 'esbuild';
@@ -226,18 +227,10 @@ let answer: ((message: FromDevServer | null) => void) | null = null;
  * serves, else the content's mistakes or what it printed when it stopped.
  */
 async function startChild(): Promise<string | null> {
-  const server = spawn(process.execPath, ['--enable-source-maps', join(DEV_DIR, 'server', 'dev-server.js')], {
-    cwd: ROOT_DIR,
-    env: {
-      ...withoutKeys(process.env, ['POLYSITE_DEV_PAGE_CACHE', 'POLYSITE_COMPILER_CODE']),
-      NODE_ENV: 'development',
-      DIST_DIR: DEV_DIR,
-      LOCALES_DIR: localesDir,
-      PUBLIC_URL: PUBLIC_URL_MARK,
-      ...(PAGE_CACHE_DIR && compilerCode && { POLYSITE_DEV_PAGE_CACHE: PAGE_CACHE_DIR, POLYSITE_COMPILER_CODE: compilerCode }),
-    },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const server = spare?.exitCode === null && spare.connected ? spare : startSpare();
+  spare = null;
+  const kept = PAGE_CACHE_DIR && compilerCode && { POLYSITE_DEV_PAGE_CACHE: PAGE_CACHE_DIR, POLYSITE_COMPILER_CODE: compilerCode };
+  server.send({ type: 'start', env: kept || {}, unset: kept ? [] : KEPT_KEYS });
   child = server;
   let stderr = '';
   server.stderr!.on('data', (chunk) => {
@@ -261,7 +254,46 @@ async function startChild(): Promise<string | null> {
   });
   const first = await nextAnswer();
   if (first?.type === 'ready') startedWith = first.reused;
+  // The next one, a little later: loading its packages need not compete with the tab's reload.
+  setTimeout(() => {
+    if (!stopping) spare ??= startSpare();
+  }, SPARE_DELAY_MS).unref();
   return first ? settle(first) : stderr.trim().replace(/^polysite: /, '') || 'the server stopped';
+}
+
+/** What the server is told by a variable of its own only when the page cache is on. */
+const KEPT_KEYS = ['POLYSITE_DEV_PAGE_CACHE', 'POLYSITE_COMPILER_CODE'];
+const SPARE_DELAY_MS = 500;
+let stopping = false;
+
+/**
+ * The next server (dev-spare.mjs): a process that has loaded the packages the server's
+ * bundle imports and waits to be told to start. One waits while the author works, so a
+ * restart after a save under src/ does not load React, Koa and the compilers again.
+ */
+let spare: ChildProcess | null = null;
+
+function startSpare(): ChildProcess {
+  const waiting = spawn(
+    process.execPath,
+    ['--enable-source-maps', fileURLToPath(new URL('./dev-spare.mjs', import.meta.url)), join(DEV_DIR, 'server')],
+    {
+      cwd: ROOT_DIR,
+      env: {
+        ...withoutKeys(process.env, KEPT_KEYS),
+        NODE_ENV: 'development',
+        DIST_DIR: DEV_DIR,
+        LOCALES_DIR: localesDir,
+        PUBLIC_URL: PUBLIC_URL_MARK,
+      },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
+  // Until it serves, what it prints is not the server's, and a spare that died is replaced when needed.
+  waiting.stdout!.resume();
+  waiting.stderr!.resume();
+  waiting.on('error', () => {});
+  return waiting;
 }
 
 function withoutKeys(env: NodeJS.ProcessEnv, keys: readonly string[]): NodeJS.ProcessEnv {
@@ -541,6 +573,8 @@ async function main() {
     say(`serving ${url} (listening on ${address.address}; reloads the browser on save); translation status: ${url}${STATUS_PATH}`);
   });
   const stop = async () => {
+    stopping = true;
+    spare?.kill('SIGKILL');
     await stopChild();
     process.exit(0);
   };
