@@ -22,7 +22,8 @@
  *   `--shape flat`, the shape of real docs trees instead (large-site.ts's
  *   generateFlatSite): N pages in the default locale in two flat sections (5,000 and
  *   2,000 at N = 7,000), the other locales translating 6-27 % of them; its page in the
- *   large section is compared with a page of a small one.
+ *   large section is compared with a page of a small one, its frame (document and page
+ *   data less its content) is weighed, and the build is exported.
  *   With `--versions V` (scripts/bench/versions-pass.ts): the balanced site with V versions
  *   of its docs, against it unversioned.
  * - dev (scripts/bench/dev-pass.ts): `npm run dev`, from an atomic save to the new
@@ -59,6 +60,7 @@ import {
 } from './bench/harness.ts';
 import { FLAT_PAGES, generatedPage, generateFlatSite, generateLargeSite } from './large-site.ts';
 import { loadInTurns, type Turns } from './bench/turns.ts';
+import { exportOnce } from './bench/export-pass.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -210,9 +212,11 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
     const server = await startServer(env, DOCS_PAGE);
     coldStarts.push(server.coldStartMs);
     let memory: string;
+    let frame: Frame | null = null;
     try {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const idle = rss(server.child.pid!);
+      if (flat) frame = await frameOf(server, large);
       const visited = await visitEverything(server);
       memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}) at ${fmt(visited.requests / visited.seconds)} req/s (concurrency ${VISIT_CONCURRENCY}); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')})`;
     } finally {
@@ -224,6 +228,17 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
         `built again after one page's text changed in ${rebuild.seconds.toFixed(1)} s wall, ${rebuild.cpuSeconds} CPU-s, peak RSS ${rebuild.peakMb} MB`,
     );
     console.log(memory);
+    if (frame) {
+      console.log(
+        `\`${large}\`: the document ${fmt(frame.document)} bytes and its page data ${fmt(frame.data)}, of which the content is ${fmt(frame.content)}: ` +
+          `the frame is ${kb(frame.document - frame.content)} KB around the content in the document (target: at most 40 KB) and ${kb(frame.data - frame.contentInData)} KB in the page data (target: at most 10 KB)`,
+      );
+      // The export of the same build, as `npm run export` runs it (target: 5 minutes, 2.5 GB).
+      const exported = exportOnce(env, distDir);
+      console.log(
+        `export: ${fmt(exported.pages)} pages, ${fmt(exported.files)} files, ${(exported.bytes / 1024 ** 3).toFixed(2)} GB written in ${exported.seconds.toFixed(1)} s, peak RSS ${exported.peakMb} MB (targets: at most 300 s and 2.5 GB)`,
+      );
+    }
     console.log(
       `\`${DOCS_PAGE}\` weighs ${fmt(weights.large!)} bytes in the large site, ${fmt(weights.default!)} in the default site (${((weights.large! / weights.default! - 1) * 100).toFixed(1)} %)`,
     );
@@ -243,6 +258,29 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
     rmSync(distDir, { recursive: true, force: true });
   }
 }
+
+type Frame = { document: number; data: number; content: number; contentInData: number };
+
+/**
+ * A page's weight in the two forms a reader gets it (the document, and the page data a click
+ * fetches), uncompressed, and the weight of its own content in each (the article's HTML, and the
+ * same as a JSON string): what is left is the frame (header, sidebar, pager, head), which the
+ * flat shape's target bounds whatever the section's size.
+ */
+async function frameOf(server: Server, path: string): Promise<Frame> {
+  const build = ((await (await fetch(`${server.url}/healthz`)).json()) as { build: string }).build;
+  const document = await (await fetch(server.url + path)).text();
+  const data = await (await fetch(`${server.url}/_data/${build}${path}.json`)).text();
+  const content = (JSON.parse(data) as { page: { screen: { html: string } } }).page.screen.html;
+  return {
+    document: Buffer.byteLength(document),
+    data: Buffer.byteLength(data),
+    content: Buffer.byteLength(content),
+    contentInData: Buffer.byteLength(JSON.stringify(content)),
+  };
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 /** The default locale's page file in the middle of its pages, by name: the one the rebuild changes. */
 function onePageFile(localesDir: string): string {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,21 +40,29 @@ const SHARED_PREFIX = 'polysite-shared-export-';
 /**
  * The export of the current build with the test environment and no options, for test
  * files that only read it (nginx, the markup checker, the static host in Chromium). Test
- * files run one at a time in processes of their own, so it is kept on disk, named by a
+ * files run in processes of their own, two at a time, so it is kept on disk, named by a
  * stamp of `dist/`, made by the first file that asks and replaced when the build changes.
+ * Two files that ask at once each export into a folder of their own and rename it into
+ * place; the first rename wins and the other file reads the winner's.
  * A test that writes into an export makes its own with `runExport`.
  */
 export async function sharedExport(): Promise<ExportRun> {
   const name = `${SHARED_PREFIX}${buildStamp()}`;
+  const out = join(tmpdir(), name);
   const record = join(tmpdir(), `${name}.json`);
   if (existsSync(record)) return JSON.parse(readFileSync(record, 'utf8')) as ExportRun;
-  for (const old of readdirSync(tmpdir()).filter((file) => file.startsWith(SHARED_PREFIX)))
+  for (const old of readdirSync(tmpdir()).filter((file) => file.startsWith(SHARED_PREFIX) && !file.startsWith(name)))
     rmSync(join(tmpdir(), old), { recursive: true, force: true });
-  const out = join(tmpdir(), name);
-  mkdirSync(out);
-  const run = await runExport({}, ['--out', out]);
-  if (run.code === 0) writeFileSync(record, JSON.stringify(run));
-  return run;
+  const run = await runExport();
+  if (run.code !== 0) return run;
+  try {
+    renameSync(run.out, out);
+  } catch {
+    removeExport(run.out); // another file's export of the same build is in place
+    return { ...run, out };
+  }
+  writeFileSync(record, JSON.stringify({ ...run, out }));
+  return { ...run, out };
 }
 
 /** Every file of `dist/` by path, size and modification time: a new build gives a new stamp. */
@@ -117,6 +125,11 @@ export async function serveStatic(dir: string): Promise<StaticHost> {
     for (const [name, value] of headersFor(rules, path)) res.setHeader(name, value);
     files(req, res, () => notFound(req, res));
   });
+  return listenOnLoopback(server, requests);
+}
+
+/** Starts a static host on a free loopback port; closing it also ends its open connections. */
+async function listenOnLoopback(server: Server, requests: string[]): Promise<StaticHost> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -225,15 +238,5 @@ export async function serveHostFiles(dir: string): Promise<StaticHost> {
       files(req, res, () => sendPage(res, 404, '404.html'));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server, requests);
 }
