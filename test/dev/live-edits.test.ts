@@ -260,3 +260,15 @@ test('after a restart, the search index has the title a page was given before it
     dev.saveAtomically(page, original);
   }
 });
+
+test('a server that fails as it starts shows its error in the overlay, and the fix serves the site again', async () => {
+  const file = 'src/server/http/log.ts';
+  const original = dev.read(file);
+  dev.saveAtomically(file, `${original}\nthrow new Error('broken at start on purpose');\n`);
+  try {
+    await dev.eventually('/en/about', (body, status) => status === 500 && body.includes('broken at start on purpose'));
+  } finally {
+    dev.saveAtomically(file, original);
+  }
+  await dev.eventually('/en/about', (body, status) => status === 200 && body.includes('</h1>'));
+});
