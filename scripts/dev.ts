@@ -4,12 +4,14 @@
  * puts a small proxy in front of it on PORT (default 3000) that
  *   - watches src/ and the locales with one watcher kept for the session,
  *   - rebuilds and restarts on a change under src/: esbuild rebuilds incrementally (each
- *     bundle's context is kept for the session), and the restarted server takes the pages
- *     the last one compiled from the page cache, unless the content's compiler changed,
+ *     bundle's context is kept for the session), a server waiting with its packages loaded
+ *     (dev-spare.mjs) starts, and it takes the pages the last one compiled from the page
+ *     cache, unless the content's compiler changed,
  *   - has the server reload its content in place on a change under locales/ (it
  *     compiles the pages that changed and reuses the rest), and rebuilds and
  *     restarts when it is an image (the build copies them into the assets),
- *   - tells open tabs to reload through a same-origin event stream,
+ *   - tells open tabs through a same-origin event stream: a tab shows an edit of pages in
+ *     place (its page data rendered again, see RELOAD_SCRIPT) and reloads for anything else,
  *   - writes the address the author opened where pages name the site's own
  *     address (canonical, hreflang, og:url, feeds, sitemap),
  *   - shows build and content errors (with file and line) as an overlay page
