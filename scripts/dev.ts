@@ -151,7 +151,8 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
   const inPlace = !rebuild && !restart && child !== null && !!changed?.length && changed.every((file) => file.endsWith('.md'));
   const hadProblem = problem !== null;
   if (rebuild || restart || !child) {
-    await stopChild();
+    // Stopped while esbuild works: requests wait for the new server anyway (see `ready`).
+    const stopped = stopChild();
     problem = null;
     if (rebuild) {
       try {
@@ -160,6 +161,7 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
         problem = describeBuildError(error);
       }
     }
+    await stopped;
     if (!problem) problem = await startChild();
   } else {
     problem = await askChild({ type: 'content', ...(changed && { changed }) });
