@@ -26,11 +26,11 @@ import { type Config, loadConfig } from '../src/server/config.ts';
 import { createSite } from '../src/server/http/app.ts';
 import { Lifecycle } from '../src/server/http/lifecycle.ts';
 import { createLogger } from '../src/server/http/log.ts';
-import { loadMessages } from '../src/server/content/messages.ts';
+import { loadMessages, type MessageCatalog } from '../src/server/content/messages.ts';
 import { createSiteMemo, loadSite, type SiteMemo } from '../src/server/content/site.ts';
 import { openPageCache, type PageCache } from '../src/server/content/page-cache.ts';
 import { readManifest } from '../src/server/site/manifest.ts';
-import type { SearchMemo } from '../src/server/site/site-search.ts';
+import type { SearchMemo, SiteSearch } from '../src/server/site/site-search.ts';
 import { type LoadedContent, prepareContent } from '../src/server/site/prepare-site.ts';
 
 /** `changed`: the paths under the content the watcher saw change since the last message; absent, every file is checked. */
@@ -47,7 +47,7 @@ export type FromDevServer =
  * refuses here is shown in the overlay.
  */
 function loadContent(config: Config, memo: SiteMemo, pageCache: PageCache | null): LoadedContent {
-  const messages = loadMessages(config.localesDir, config.locales, config.defaultLocale);
+  const messages = messagesNow(config);
   try {
     const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, {
       memo,
@@ -63,6 +63,21 @@ function loadContent(config: Config, memo: SiteMemo, pageCache: PageCache | null
     if (error instanceof ContentError) unread = new Set();
     throw error;
   }
+}
+
+/**
+ * The messages as last checked, reused while only Markdown pages changed: checking every
+ * locale's messages against the default's is most of a page's reload on a small site.
+ * Cleared when they fail the check, so a broken file is read again until it is fixed.
+ */
+let messagesKept: MessageCatalog | null = null;
+
+function messagesNow(config: Config): MessageCatalog {
+  const onlyPages = unread !== undefined && [...unread].every((path) => path.endsWith('.md'));
+  if (messagesKept && onlyPages) return messagesKept;
+  messagesKept = null;
+  messagesKept = loadMessages(config.localesDir, config.locales, config.defaultLocale);
+  return messagesKept;
 }
 
 /**
@@ -134,7 +149,7 @@ function reload(): void {
     }
     const site = prepareContent(config, manifest, loaded, { log, searchMemo });
     // A new app: its render caches start empty, so nothing compiled before the edit is served.
-    handle = createSite({ config, site, log, lifecycle, relay: null }).handle;
+    handle = withLaterIndexes(site.search, createSite({ config, site, log, lifecycle, relay: null }).handle);
   } catch (error) {
     tell({ type: 'problem', message: (error as Error).message }, () => kept?.pages.save());
     return;
@@ -150,6 +165,29 @@ function reload(): void {
       process.stderr.write(`polysite dev: the search indexes were not kept (${(error as Error).message})\n`);
     }
   });
+}
+
+/** A search index's URL (site/hashed-asset.ts): its name, then the hash of its bytes. */
+const INDEX_URL = /^(\/assets\/search-[^/]+-)[0-9A-F]{8}\.json$/;
+
+/**
+ * A tab updated in place after an edit (dev.ts) still names the search indexes of the
+ * document it loaded, which an edit of a page replaced: such a URL is sent on to the
+ * index of the same name as it is now, so the tab's search box finds the edit.
+ */
+function withLaterIndexes(search: SiteSearch, next: RequestListener): RequestListener {
+  const now = new Map<string, string>();
+  for (const url of Object.values(search.indexes)) {
+    const name = url && INDEX_URL.exec(url)?.[1];
+    if (name) now.set(name, url);
+  }
+  return (req, res) => {
+    const path = req.url ?? '';
+    const name = INDEX_URL.exec(path)?.[1];
+    const later = name && now.get(name);
+    if (!later || later === path || search.asset(path)) return next(req, res);
+    res.writeHead(307, { Location: later, 'Cache-Control': 'no-store' }).end();
+  };
 }
 
 process.on('message', (message: ToDevServer) => {

@@ -4,12 +4,14 @@
  * puts a small proxy in front of it on PORT (default 3000) that
  *   - watches src/ and the locales with one watcher kept for the session,
  *   - rebuilds and restarts on a change under src/: esbuild rebuilds incrementally (each
- *     bundle's context is kept for the session), and the restarted server takes the pages
- *     the last one compiled from the page cache, unless the content's compiler changed,
+ *     bundle's context is kept for the session), a server waiting with its packages loaded
+ *     (dev-spare.mjs) starts, and it takes the pages the last one compiled from the page
+ *     cache, unless the content's compiler changed,
  *   - has the server reload its content in place on a change under locales/ (it
  *     compiles the pages that changed and reuses the rest), and rebuilds and
  *     restarts when it is an image (the build copies them into the assets),
- *   - tells open tabs to reload through a same-origin event stream,
+ *   - tells open tabs through a same-origin event stream: a tab shows an edit of pages in
+ *     place (its page data rendered again, see RELOAD_SCRIPT) and reloads for anything else,
  *   - writes the address the author opened where pages name the site's own
  *     address (canonical, hreflang, og:url, feeds, sitemap),
  *   - shows build and content errors (with file and line) as an overlay page
@@ -22,10 +24,12 @@ import { versionsDirOf } from '../src/server/content/versions.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { basename, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { type FSWatcher, watch } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { escapeHtml } from '../src/server/escape-html.ts';
+import { dataUrl, ROOT_ELEMENT_ID } from '../src/routes/page-data.ts';
 import { loadConfig, ROOT_DIR } from '../src/server/config.ts';
 import { type Bundler, build, CONTENT_CACHE_DIR, cacheWanted } from './build.ts';
 import { COMPILER_GRAPH, compilerCodeHash } from './compiler-code.ts';
@@ -143,8 +147,12 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
   // Taken now: what changes from here on is queued and told with the next reload.
   const changed = changedFiles ? [...changedFiles] : undefined;
   changedFiles = new Set();
+  // Only pages changed, and the server keeps running: open tabs can take the new page data in place.
+  const inPlace = !rebuild && !restart && child !== null && !!changed?.length && changed.every((file) => file.endsWith('.md'));
+  const hadProblem = problem !== null;
   if (rebuild || restart || !child) {
-    await stopChild();
+    // Stopped while esbuild works: requests wait for the new server anyway (see `ready`).
+    const stopped = stopChild();
     problem = null;
     if (rebuild) {
       try {
@@ -153,13 +161,14 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
         problem = describeBuildError(error);
       }
     }
+    await stopped;
     if (!problem) problem = await startChild();
   } else {
     problem = await askChild({ type: 'content', ...(changed && { changed }) });
   }
   if (problem) process.stderr.write(`\n${problem}\n\n`);
   else say(`${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms${reusedNote()}`);
-  announce();
+  announce(inPlace && !problem && !hadProblem);
 }
 
 /** The compiler's files (compiler-code.ts's import graph, as esbuild names them) as last resolved; null: not yet. */
@@ -222,18 +231,10 @@ let answer: ((message: FromDevServer | null) => void) | null = null;
  * serves, else the content's mistakes or what it printed when it stopped.
  */
 async function startChild(): Promise<string | null> {
-  const server = spawn(process.execPath, ['--enable-source-maps', join(DEV_DIR, 'server', 'dev-server.js')], {
-    cwd: ROOT_DIR,
-    env: {
-      ...withoutKeys(process.env, ['POLYSITE_DEV_PAGE_CACHE', 'POLYSITE_COMPILER_CODE']),
-      NODE_ENV: 'development',
-      DIST_DIR: DEV_DIR,
-      LOCALES_DIR: localesDir,
-      PUBLIC_URL: PUBLIC_URL_MARK,
-      ...(PAGE_CACHE_DIR && compilerCode && { POLYSITE_DEV_PAGE_CACHE: PAGE_CACHE_DIR, POLYSITE_COMPILER_CODE: compilerCode }),
-    },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const server = spare?.exitCode === null && spare.connected ? spare : startSpare();
+  spare = null;
+  const kept = PAGE_CACHE_DIR && compilerCode && { POLYSITE_DEV_PAGE_CACHE: PAGE_CACHE_DIR, POLYSITE_COMPILER_CODE: compilerCode };
+  server.send({ type: 'start', env: kept || {}, unset: kept ? [] : KEPT_KEYS });
   child = server;
   let stderr = '';
   server.stderr!.on('data', (chunk) => {
@@ -257,7 +258,46 @@ async function startChild(): Promise<string | null> {
   });
   const first = await nextAnswer();
   if (first?.type === 'ready') startedWith = first.reused;
+  // The next one, a little later: loading its packages need not compete with the tab's reload.
+  setTimeout(() => {
+    if (!stopping) spare ??= startSpare();
+  }, SPARE_DELAY_MS).unref();
   return first ? settle(first) : stderr.trim().replace(/^polysite: /, '') || 'the server stopped';
+}
+
+/** What the server is told by a variable of its own only when the page cache is on. */
+const KEPT_KEYS = ['POLYSITE_DEV_PAGE_CACHE', 'POLYSITE_COMPILER_CODE'];
+const SPARE_DELAY_MS = 500;
+let stopping = false;
+
+/**
+ * The next server (dev-spare.mjs): a process that has loaded the packages the server's
+ * bundle imports and waits to be told to start. One waits while the author works, so a
+ * restart after a save under src/ does not load React, Koa and the compilers again.
+ */
+let spare: ChildProcess | null = null;
+
+function startSpare(): ChildProcess {
+  const waiting = spawn(
+    process.execPath,
+    ['--enable-source-maps', fileURLToPath(new URL('./dev-spare.mjs', import.meta.url)), join(DEV_DIR, 'server')],
+    {
+      cwd: ROOT_DIR,
+      env: {
+        ...withoutKeys(process.env, KEPT_KEYS),
+        NODE_ENV: 'development',
+        DIST_DIR: DEV_DIR,
+        LOCALES_DIR: localesDir,
+        PUBLIC_URL: PUBLIC_URL_MARK,
+      },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
+  // Until it serves, what it prints is not the server's, and a spare that died is replaced when needed.
+  waiting.stdout!.resume();
+  waiting.stderr!.resume();
+  waiting.on('error', () => {});
+  return waiting;
 }
 
 function withoutKeys(env: NodeJS.ProcessEnv, keys: readonly string[]): NodeJS.ProcessEnv {
@@ -302,21 +342,72 @@ function stopChild(): Promise<void> {
 
 /**
  * What the site is at: one more after each rebuild, restart or reload. A page carries
- * the version it was made from and reloads when the event stream names another, also
+ * the version it was made from and updates when the event stream names another, also
  * when it connects: a save that lands while the page is loading is not missed.
+ * `fullAt`: the last version a tab must load in full to show (code, messages, images, an
+ * error or its fix); a tab made from that version or a later one only missed pages' edits,
+ * and takes its page's new data in place (see RELOAD_SCRIPT).
  */
 let version = 0;
+let fullAt = 0;
 
-function announce(): void {
+function announce(pagesOnly = false): void {
   version++;
-  for (const listener of listeners) listener.write(`data: ${version}\n\n`);
+  if (!pagesOnly) fullAt = version;
+  for (const listener of listeners) listener.write(siteEvent());
 }
+
+const siteEvent = () => `data: ${version} ${fullAt}\n\n`;
 
 /** The reload script's tag, with the version the page is made from. */
 const reloadTag = () => `<script type="module" src="${DEV_PREFIX}/client.js?v=${version}"></script>`;
 
-const RELOAD_SCRIPT = `const made = new URL(import.meta.url).searchParams.get('v');
-new EventSource('${DEV_PREFIX}/events').onmessage = (event) => event.data !== made && location.reload();
+/** A page-data URL is `${DATA_URL[0]}<build><path>${DATA_URL[1]}` (routes/page-data.ts). */
+const DATA_URL = dataUrl('\0', '/\0').split('\0/\0');
+
+/**
+ * The tab's side of the event stream. A change the tab can only show by loading again
+ * (see `fullAt`) reloads it. An edit of pages fetches the page data of the page on
+ * screen, as a client navigation does, and hands it to the page's store (found through
+ * React's own fiber of the root's first element: the app exposes nothing for this in
+ * production): React renders the new text in place, the scroll position and the head
+ * follow as after a navigation. From then on the client's cache of page data may hold
+ * pages from before the edit, so a navigation in this tab loads the document instead.
+ * Whatever does not fit (not hydrated yet, a redirect, another build) reloads.
+ */
+const RELOAD_SCRIPT = `let made = Number(new URL(import.meta.url).searchParams.get('v'));
+let updates = Promise.resolve();
+const store = () => {
+  const element = document.getElementById(${JSON.stringify(ROOT_ELEMENT_ID)})?.firstElementChild;
+  const key = element && Object.keys(element).find((name) => name.startsWith('__reactFiber$'));
+  for (let fiber = key && element[key]; fiber; fiber = fiber.return) {
+    const found = fiber.memoizedProps?.store;
+    if (typeof found?.set === 'function' && typeof found.getSnapshot === 'function') return found;
+  }
+  return null;
+};
+let navigations = null;
+async function update(now) {
+  if (now <= made) return;
+  const found = document.documentElement.hasAttribute('data-hydrated') && !location.search ? store() : null;
+  if (!found) return location.reload();
+  const { page, intl } = found.getSnapshot();
+  const answer = await fetch(${JSON.stringify(DATA_URL[0])} + page.build + location.pathname + ${JSON.stringify(DATA_URL[1])}, { cache: 'no-store' });
+  const body = answer.status === 200 || answer.status === 404 ? await answer.json() : null;
+  if (body?.page?.build !== page.build) return location.reload();
+  if (!navigations) {
+    navigations = found.set;
+    found.set = (next) => (next.arrival ? location.reload() : navigations(next));
+  }
+  navigations({ page: body.page, intl, arrival: { scroll: [scrollX, scrollY], hash: '' } });
+  made = now;
+}
+new EventSource('${DEV_PREFIX}/events').onmessage = (event) => {
+  const [now, full] = event.data.split(' ').map(Number);
+  if (now === made) return;
+  if (full > made) return location.reload();
+  updates = updates.then(() => update(now)).catch(() => location.reload());
+};
 `;
 
 function overlay(message: string): string {
@@ -335,7 +426,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const path = req.url ?? '/';
   if (path === `${DEV_PREFIX}/events`) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-    res.write(`data: ${version}\n\n`);
+    res.write(siteEvent());
     listeners.add(res);
     req.on('close', () => listeners.delete(res));
     return;
@@ -486,6 +577,8 @@ async function main() {
     say(`serving ${url} (listening on ${address.address}; reloads the browser on save); translation status: ${url}${STATUS_PATH}`);
   });
   const stop = async () => {
+    stopping = true;
+    spare?.kill('SIGKILL');
     await stopChild();
     process.exit(0);
   };

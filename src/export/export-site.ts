@@ -110,7 +110,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   }
 
   // The content-hashed client files (not the build's .br/.gz siblings: hosts compress themselves),
-  // each locale's messages, and each locale's search index as the server serves it (made now if the
+  // each locale's messages, the head script, and each locale's search index as the server serves it (made now if the
   // content changed since the build).
   const assets = join(config.distDir, 'client', 'assets');
   for (const name of readdirSync(assets)) {
@@ -118,6 +118,7 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
     out.copy(join(assets, name), `assets/${name}`);
   }
   for (const url of Object.values(messageAssets.urls)) out.write(fileForPath(url), messageAssets.asset(url)!.identity);
+  out.write(fileForPath(site.headScript.url), site.headScript.body.identity);
   for (const [locale, url] of Object.entries(indexes)) {
     if (url && existsSync(join(outDir, url))) continue;
     const made = url && search.asset(url);

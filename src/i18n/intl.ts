@@ -1,17 +1,6 @@
 import { type MessageFormatElement, TYPE } from '@formatjs/icu-messageformat-parser';
-import {
-  createFormatters,
-  createIntlCache,
-  createIntl,
-  DEFAULT_INTL_CONFIG,
-  type Formatters,
-  formatMessage,
-  type IntlCache,
-  type IntlShape,
-  type MessageDescriptor,
-  type OnErrorFn,
-} from '@formatjs/intl';
-import { IntlMessageFormat } from 'intl-messageformat';
+import { createIntlCache, createIntl, type IntlCache, type IntlShape, type OnErrorFn } from '@formatjs/intl';
+import { type Formatters, IntlMessageFormat } from 'intl-messageformat';
 
 export { createIntlCache } from '@formatjs/intl';
 
@@ -46,7 +35,7 @@ export type SiteIntl = IntlShape<string>;
  * IntlShape. Dates, lists and language names are formatted on the server, into the page
  * data; the browser's IntlShape is this half alone (see makeMessageIntl).
  */
-export type MessageIntl = Pick<SiteIntl, 'locale' | 'defaultLocale' | 'formatMessage' | '$t' | 'formatters'>;
+export type MessageIntl = Pick<SiteIntl, 'locale' | 'defaultLocale' | 'formatMessage' | '$t'>;
 
 /** A message that did not format (or another formatter's error), reported once per locale and key. */
 export type MessageFailure = { locale: string; id: string; error: Error };
@@ -73,71 +62,110 @@ const MAX_REPORTED = 200;
  * A formatter's failure is reported once per key, as a message's is.
  */
 export function makeIntl(bundle: LocaleMessages, cache: IntlCache, report: Report): SiteIntl {
-  const onError = reportOnce(bundle.locale, report);
+  const failed = reportOnce(bundle.locale, report);
+  const onError: OnErrorFn = (error) => failed(String(('descriptor' in error && error.descriptor?.id) || error.code), error);
   const intl = createIntl({ locale: bundle.locale, defaultLocale: bundle.defaultLocale, messages: bundle.messages, onError }, cache);
-  return { ...intl, ...messageFormatting(bundle, intl, intl.formatters) };
+  return { ...intl, ...messageFormatting(bundle, intl.formatters, failed) };
 }
 
 /**
- * The browser's IntlShape: the library's config, formatters (with the shared cache) and
- * formatMessage, without the formatters for dates, lists and names that only the server
- * calls (createIntl binds them all, and they would cost the first load 2 KB gzip).
+ * The browser's IntlShape: formatMessage alone, over Intl objects kept in `cache`. The same
+ * formatMessage as the server's (makeIntl), without @formatjs/intl, whose formatters for
+ * dates, lists and names only the server calls (it would cost the first load 2 KB gzip).
  */
 export function makeMessageIntl(bundle: LocaleMessages, cache: IntlCache, report: Report): MessageIntl {
-  const config = {
-    ...DEFAULT_INTL_CONFIG,
-    locale: bundle.locale,
-    defaultLocale: bundle.defaultLocale,
-    messages: bundle.messages,
-    onError: reportOnce(bundle.locale, report),
-  };
-  return { locale: config.locale, defaultLocale: config.defaultLocale, ...messageFormatting(bundle, config, createFormatters(cache)) };
+  const { locale, defaultLocale } = bundle;
+  return { locale, defaultLocale, ...messageFormatting(bundle, messageFormatters(cache), reportOnce(locale, report)) };
 }
 
 /**
- * formatMessage for a locale. A message that fails to format (a translator renamed a
+ * The three formatters IntlMessageFormat calls, each Intl object made once per locale and
+ * options (as @formatjs/intl's createFormatters keeps them, in the same cache): at most one
+ * per distinct format the catalog's messages use.
+ */
+function messageFormatters(cache: IntlCache): Formatters {
+  const kept =
+    <T>(store: Record<string, T>, make: (...args: never[]) => T) =>
+    (...args: unknown[]): T => {
+      const key = JSON.stringify(args);
+      let made = store[key];
+      if (made === undefined) store[key] = made = make(...(args as never[]));
+      return made;
+    };
+  return {
+    getNumberFormat: kept(
+      cache.number,
+      (locales?: string | string[], options?: Intl.NumberFormatOptions) => new Intl.NumberFormat(locales, options),
+    ),
+    getDateTimeFormat: kept(
+      cache.dateTime,
+      (...args: ConstructorParameters<typeof Intl.DateTimeFormat>) => new Intl.DateTimeFormat(...args),
+    ),
+    getPluralRules: kept(cache.pluralRules, (...args: ConstructorParameters<typeof Intl.PluralRules>) => new Intl.PluralRules(...args)),
+  };
+}
+
+/**
+ * formatMessage for a locale: the server's and the browser's (the same text on both, or
+ * hydration would differ). A message that fails to format (a translator renamed a
  * placeholder, a value is missing) shows the default locale's message, and failing that
- * its key; `onError` hears of it, and the page goes on rendering.
+ * its key; `failed` hears of it, and the page goes on rendering.
  *
- * Each message's IntlMessageFormat is made on its first use, once: @formatjs/intl's own
- * `getMessageFormat` memo finds it by a key serialised from the message's AST at every
- * call, which cost 5 % of an uncached render. Ours finds it by the AST itself (the
- * same array the catalog holds). Made on first use, not all up front: the browser
- * prepares only the messages the page shows before it hydrates. Per-call message
- * options are not supported.
+ * Each message's IntlMessageFormat is made on its first use, once, found by the message's
+ * AST itself (the same array the catalog holds): @formatjs/intl's own memo serialised the
+ * AST at every call, which cost 5 % of an uncached render. Made on first use, not all up
+ * front: the browser prepares only the messages the page shows before it hydrates.
+ * Descriptors' default messages and per-call options are not supported: a key's default
+ * is the default locale's message.
  */
 function messageFormatting(
   bundle: LocaleMessages,
-  config: Parameters<typeof formatMessage>[0],
   library: Formatters,
-): Pick<MessageIntl, 'formatMessage' | '$t' | 'formatters'> {
+  failed: (id: string, error: Error) => void,
+): Pick<MessageIntl, 'formatMessage' | '$t'> {
   const { locale, messages, defaultLocale } = bundle;
-  const defaults = locale === defaultLocale ? messages : bundle.defaults;
-  const own = lazyFormatters(messages, locale, withSmallIntegers(library, bundle.digits));
-  const fallback = defaults === messages ? own : lazyFormatters(defaults, defaultLocale, library);
-  const formatters: Formatters = {
-    ...library,
-    getMessageFormat: (message, locales, formats, options) =>
-      (locales === locale ? own : fallback)(message as MessageFormatElement[]) ??
-      library.getMessageFormat(message, locales, formats, options),
-  };
-  // The library falls back to a descriptor's `defaultMessage`: each key's is the default locale's, made once.
-  const descriptors = new Map(Object.keys(messages).map((id) => [id, { id, defaultMessage: defaults[id] }]));
-  const format = ((descriptor: MessageDescriptor, values?: Record<string, string | number>) =>
-    formatMessage(config, formatters, descriptors.get(String(descriptor.id)) ?? descriptor, values)) as SiteIntl['formatMessage'];
-  return { formatters, formatMessage: format, $t: format };
+  const defaults = locale === defaultLocale ? null : bundle.defaults;
+  const own = lazyFormatters(locale, withSmallIntegers(library, bundle.digits));
+  const fallback = lazyFormatters(defaultLocale, library);
+  const format = ((descriptor: { id?: string | number }, values?: Record<string, string | number>) => {
+    const id = String(descriptor.id);
+    const message = Object.hasOwn(messages, id) ? messages[id] : undefined;
+    if (!message) {
+      failed(id, new Error(`no message "${id}"`));
+      return id;
+    }
+    if (isPlainText(message)) return (message[0] as { value: string }).value;
+    try {
+      return own(message).format(values);
+    } catch (error) {
+      failed(id, failure(id, locale, error));
+    }
+    const original = defaults?.[id];
+    if (original) {
+      try {
+        return fallback(original).format(values);
+      } catch (error) {
+        failed(id, failure(id, defaultLocale, error));
+      }
+    }
+    return id;
+  }) as SiteIntl['formatMessage'];
+  return { formatMessage: format, $t: format };
 }
 
-/**
- * The IntlMessageFormat of each of a catalog's messages, made on first use and kept (at
- * most one per message of the catalog); undefined for a message that is not the catalog's.
- */
-function lazyFormatters(catalog: CompiledMessages, locale: string, library: Formatters) {
-  const catalogued = new Set(Object.values(catalog));
+/** A message's failure, written as @formatjs/intl wrote it (failure-cause.ts reads the cause after the locale). */
+function failure(id: string, locale: string, error: unknown): Error {
+  return new Error(`Error formatting message: "${id}"\nLocale: ${locale}\n\n${error instanceof Error ? error.message : String(error)}`, {
+    cause: error,
+  });
+}
+
+/** The IntlMessageFormat of each message, made on its first use and kept (at most one per message of the catalogs). */
+function lazyFormatters(locale: string, library: Formatters) {
   const made = new Map<MessageFormatElement[], IntlMessageFormat>();
-  return (message: MessageFormatElement[]): IntlMessageFormat | undefined => {
+  return (message: MessageFormatElement[]): IntlMessageFormat => {
     let formatter = made.get(message);
-    if (!formatter && catalogued.has(message)) {
+    if (!formatter) {
       formatter = new IntlMessageFormat(message, locale, undefined, { formatters: library });
       made.set(message, formatter);
     }
@@ -192,11 +220,10 @@ export function localeDigits(locale: string): string[] | undefined {
   return digits;
 }
 
-/** @formatjs/intl's onError, reporting each key (or error code) once. */
-function reportOnce(locale: string, report: Report): OnErrorFn {
+/** Reports each key (or error code) once, and at most MAX_REPORTED of them. */
+function reportOnce(locale: string, report: Report): (id: string, error: Error) => void {
   const reported = new Set<string>();
-  return (error) => {
-    const id = String(('descriptor' in error && error.descriptor?.id) || error.code);
+  return (id, error) => {
     if (reported.has(id) || reported.size >= MAX_REPORTED) return;
     reported.add(id);
     report({ locale, id, error });

@@ -3,8 +3,8 @@ import type { MessageIntl } from '../i18n/intl.ts';
 
 // The reader's colour theme: light, dark, or the system's (the default). Kept in
 // localStorage under THEME_STORAGE_KEY and applied as <html data-theme> before the first
-// paint by the head's theme script (src/server/http/head-script.ts, same key), whose hash the CSP
-// allows; the stylesheets' colours follow `data-theme`, else prefers-color-scheme.
+// paint by the head's blocking script (src/server/pages/head-script.ts, same key), a file the
+// CSP's `script-src 'self'` allows; the stylesheets' colours follow `data-theme`, else prefers-color-scheme.
 
 export const THEMES = ['light', 'dark', 'auto'] as const;
 export type Theme = (typeof THEMES)[number];

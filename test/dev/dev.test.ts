@@ -139,7 +139,7 @@ test('an edited message is served within a few seconds', async () => {
   await eventually('/de', (body) => body.includes('>Neuigkeiten</a>'));
 });
 
-test('an open tab reloads by itself and shows the edit', async () => {
+test('an open tab shows an edited page in place, and reloads by itself for an edited message', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${url}/fr/a-propos`);
@@ -147,7 +147,12 @@ test('an open tab reloads by itself and shows the edit', async () => {
   await markWindow(page);
   edit('locales/fr/pages/about.md', (text) => text.replace(/^title: .*$/m, 'title: "À propos, modifié"'));
   await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'À propos, modifié', null, { timeout: REBUILD_WAIT_MS });
-  assert.equal(await hasMarker(page), false, 'the tab was reloaded, not patched');
+  assert.equal(await hasMarker(page), true, 'the page was updated in place, not loaded again');
+  edit('locales/fr/messages.json', (text) => text.replace(/"nav.blog": "[^"]*"/, '"nav.blog": "Carnet modifié"'));
+  await page.waitForFunction(() => [...document.querySelectorAll('a')].some((a) => a.textContent === 'Carnet modifié'), null, {
+    timeout: REBUILD_WAIT_MS,
+  });
+  assert.equal(await hasMarker(page), false, 'the tab was reloaded: the messages are part of the document it loaded');
   await context.close();
 });
 

@@ -55,6 +55,69 @@ test('a Markdown page saved atomically three times in a row shows each version i
   await page.context().close();
 });
 
+test('a Markdown save updates the open tab in place: the document is not loaded again, and its title and scroll follow', async () => {
+  const page = await open('/en/docs/routing');
+  const file = 'locales/en/pages/docs/routing.md';
+  const original = dev.read(file);
+  // Marks this document: a reload would make another, without the mark.
+  await page.evaluate(() => {
+    (window as { kept?: boolean }).kept = true;
+    scrollTo(0, 200);
+  });
+  for (const version of [1, 2]) {
+    dev.saveAtomically(file, original.replace(/^title: .*$/m, `title: "Routing, in place ${version}"`));
+    await page.waitForFunction((text) => document.querySelector('h1')?.textContent === text, `Routing, in place ${version}`, WAIT);
+    assert.equal(await page.evaluate(() => (window as { kept?: boolean }).kept), true, 'the same document');
+    await page.waitForFunction((text) => document.title.includes(text), `Routing, in place ${version}`, WAIT);
+    assert.equal(await page.evaluate(() => scrollY), 200);
+  }
+  dev.saveAtomically(file, original);
+  await page.waitForFunction(() => !document.querySelector('h1')?.textContent?.includes('in place'), null, WAIT);
+  await page.context().close();
+});
+
+test('after a tab was updated in place, going back and forth shows each page as last saved, never as the tab first fetched it', async () => {
+  const page = await open('/en/about');
+  const file = 'locales/en/pages/about.md';
+  const original = dev.read(file);
+  // About's data fetched once by a client navigation (the navigator keeps it), then edited.
+  await page.click('a[href="/en/blog"]');
+  await page.waitForURL(/\/en\/blog$/, WAIT);
+  await page.goBack();
+  await page.waitForFunction(() => location.pathname === '/en/about' && document.querySelector('h1')?.textContent !== '', null, WAIT);
+  dev.saveAtomically(file, original.replace(/^title: .*$/m, 'title: "About, saved after"'));
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'About, saved after', null, WAIT);
+  await page.goForward();
+  await page.waitForURL(/\/en\/blog$/, WAIT);
+  await page.waitForSelector('html[data-hydrated]', WAIT);
+  await page.goBack();
+  await page.waitForURL(/\/en\/about$/, WAIT);
+  await page.waitForSelector('html[data-hydrated]', WAIT);
+  assert.equal(await page.textContent('h1'), 'About, saved after');
+  dev.saveAtomically(file, original);
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent !== 'About, saved after', null, WAIT);
+  await page.context().close();
+});
+
+test("a tab updated in place searches the edited page's new text: the index it names sends on to the index as it is now", async () => {
+  const page = await open('/en/about');
+  const file = 'locales/en/pages/about.md';
+  const original = dev.read(file);
+  const named = await page.evaluate(() => JSON.parse(document.getElementById('polysite-data')!.textContent!).search.en as string);
+  dev.saveAtomically(file, original.replace(/^title: .*$/m, 'title: "About Quetzalcoatlish"'));
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'About Quetzalcoatlish', null, WAIT);
+  const index = await page.evaluate(async (url) => {
+    const answer = await fetch(url);
+    return { status: answer.status, url: answer.url, text: await answer.text() };
+  }, named);
+  assert.equal(index.status, 200);
+  assert.notEqual(new URL(index.url).pathname, named);
+  assert.match(index.text, /About Quetzalcoatlish/);
+  dev.saveAtomically(file, original);
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent !== 'About Quetzalcoatlish', null, WAIT);
+  await page.context().close();
+});
+
 test('messages.json saved atomically three times in a row shows each version in the open tab', async () => {
   const page = await open('/de');
   const original = dev.read('locales/de/messages.json');
@@ -196,4 +259,16 @@ test('after a restart, the search index has the title a page was given before it
     dev.saveAtomically(screen, code);
     dev.saveAtomically(page, original);
   }
+});
+
+test('a server that fails as it starts shows its error in the overlay, and the fix serves the site again', async () => {
+  const file = 'src/server/http/log.ts';
+  const original = dev.read(file);
+  dev.saveAtomically(file, `${original}\nthrow new Error('broken at start on purpose');\n`);
+  try {
+    await dev.eventually('/en/about', (body, status) => status === 500 && body.includes('broken at start on purpose'));
+  } finally {
+    dev.saveAtomically(file, original);
+  }
+  await dev.eventually('/en/about', (body, status) => status === 200 && body.includes('</h1>'));
 });

@@ -120,13 +120,15 @@ describe('npm run export', () => {
     }
   });
 
-  test("each locale's messages, the sitemap, robots.txt, the bundle and the search indexes are the server's bytes", async () => {
+  test("each locale's messages, the head script, the sitemap, robots.txt, the bundle and the search indexes are the server's bytes", async () => {
     const manifest = JSON.parse(readFileSync(join('dist', 'manifest.json'), 'utf8'));
     const home = (await fetchBytes(server.url, '/en')).body.toString();
     const messages = JSON.parse(/id="polysite-data">([^<]*)</.exec(home)![1]!).messages as Record<string, string>;
     assert.deepEqual(Object.keys(messages).sort(), [...locales].sort());
+    const headScript = /<script src="(\/assets\/head-[0-9A-F]+\.js)">/.exec(home)![1]!;
     const paths = [
       ...Object.values(messages),
+      headScript,
       ...locales.map((locale) => `/${locale}/blog/feed.xml`),
       '/sitemap.xml',
       '/robots.txt',

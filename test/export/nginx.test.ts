@@ -134,11 +134,12 @@ describe('nginx serving the export, against the server', () => {
     }
   });
 
-  test("the hashed assets, each locale's messages and search index: cached for a year, the server's type", async () => {
+  test("the hashed assets, each locale's messages and search index, the head script: cached for a year, the server's type", async () => {
     const manifest = JSON.parse(readFileSync(join('dist', 'manifest.json'), 'utf8'));
     const home = (await get(server.url, '/en')).body.toString();
     const messages = JSON.parse(/id="polysite-data">([^<]*)</.exec(home)![1]!).messages as Record<string, string>;
     for (const path of [
+      /<script src="(\/assets\/head-[0-9A-F]+\.js)">/.exec(home)![1]!,
       manifest.js,
       manifest.css,
       ...Object.values(messages),

@@ -141,12 +141,14 @@ export function createApp({ config, site, log, lifecycle, relay }: AppParts, cac
     },
   });
   // koa-static passes on what it does not find: under /assets that is a 404, not a page.
-  // Search indexes and messages are served from memory: the server made the messages, and may
-  // have made the indexes itself (content changed since the build).
+  // Search indexes, messages and the head script are served from memory: the server made the
+  // messages and the script, and may have made the indexes itself (content changed since the build).
   const madeAsset: Middleware = (ctx, next) => {
-    const body = site.messageAssets.asset(ctx.path) ?? site.search.asset(ctx.path);
+    const script = ctx.path === site.headScript.url;
+    const body = script ? site.headScript.body : (site.messageAssets.asset(ctx.path) ?? site.search.asset(ctx.path));
     if (!body) return next();
-    ctx.type = 'application/json; charset=utf-8';
+    // The type koa-static gives the build's scripts.
+    ctx.type = script ? '.js' : 'application/json; charset=utf-8';
     ctx.set('Cache-Control', policy.asset);
     sendStored(ctx, body);
   };

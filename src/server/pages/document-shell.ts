@@ -9,16 +9,16 @@ import {
 import type { HeadTag, PageData } from '../../routes/types.ts';
 import { escapeHtml } from '../escape-html.ts';
 import type { Manifest } from '../site/manifest.ts';
-import { HEAD_SCRIPT, SCRIPTS_TEMPLATE_ID } from '../http/head-script.ts';
+import { HEAD_SCRIPT_URL, SCRIPTS_TEMPLATE_ID } from './head-script.ts';
 
 /**
  * The HTML document around the app, as two strings: everything before #root
  * (the head, and the progress bar and announcer the client drives by hand) and
  * everything after it (the embedded page data and the entry script). The browser
  * hydrates #root only, so React renders just that part (render.ts); the shell is
- * plain text, made without React. One inline script, the head's (the theme, and the loader of
- * the page's scripts), allowed by its hash in the CSP (head-script.ts); the data is JSON in a
- * non-executed script element.
+ * plain text, made without React. No inline script: the head's (the theme, and the loader of
+ * the page's scripts) is a file (head-script.ts); the data is JSON in a non-executed script
+ * element.
  */
 export type DocumentShell = { before: readonly ShellPart[]; after: string };
 
@@ -56,9 +56,11 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
   const own = [
     `<!DOCTYPE html><html lang="${attr(locale)}" dir="${dir}"><head>`,
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    // Before the stylesheet, so the page is painted in the reader's theme from the start; and
-    // before the title, outside the run of per-page elements a client navigation rewrites.
-    `<script>${HEAD_SCRIPT}</script>`,
+    // A blocking classic script, so the page is painted in the reader's theme from the start.
+    // At the head's start, so its request leaves while the rest of the document still arrives
+    // (the critical CSS is inlined: there is no stylesheet request to pair it with); and before
+    // the title, outside the run of per-page elements a client navigation rewrites.
+    `<script src="${attr(HEAD_SCRIPT_URL)}"></script>`,
     `<title>${escapeHtml(head.title)}</title>`,
     // From here to the icon: the elements that depend on the page, and only those
     // (src/client/head.ts replaces exactly this run after a client navigation).

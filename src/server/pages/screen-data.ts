@@ -206,6 +206,19 @@ export function docsNavigation(
   };
   walk(root && root.children === top ? [root] : roots);
   const position = new Map(order.map((link, index) => [link.path, index]));
+  // Each node's place in the list that holds it, so a window finds its page by the page's
+  // folders (a few lookups), not by a scan of a section of thousands.
+  const slotOf = new Map<string, number>();
+  for (const list of [top, ...[...nodes.values()].map((node) => node.children)]) {
+    for (const [index, node] of list.entries()) slotOf.set(node.slug, index);
+  }
+  const slotIn = (list: TreeNode[], focus: string): number => {
+    for (let at = focus; at !== ''; at = parentSlug(at)) {
+      const slot = slotOf.get(at);
+      if (slot !== undefined && list[slot]?.slug === at) return slot;
+    }
+    return 0;
+  };
 
   const sidebars = new Map<string, NavNode[]>();
   const listings = new Map<string, SortedListing>();
@@ -221,10 +234,7 @@ export function docsNavigation(
     let shown = list;
     if (list.length > SIDEBAR_WINDOW) {
       windowed.any = true;
-      const at = Math.max(
-        0,
-        list.findIndex((node) => node.slug === focus || focus.startsWith(`${node.slug}/`)),
-      );
+      const at = slotIn(list, focus);
       const start = Math.min(Math.max(0, at - Math.floor(SIDEBAR_WINDOW / 2)), list.length - SIDEBAR_WINDOW);
       shown = list.slice(start, start + SIDEBAR_WINDOW);
     }

@@ -92,6 +92,20 @@ function feedLinks(feed: FeedLink | null): HeadTag[] {
  * locale `ar_AR` (its debugger rejects `ar_SA` or `ar_EG` as not in the enum).
  */
 export function openGraphLocale(tag: string): string {
+  // Asked for every page and each of its alternates; ICU's likely-subtags lookup is the cost.
+  // The tags are the site's locales (configuration, not requests): the memo stays that small.
+  let known = openGraphLocales.get(tag);
+  if (known === undefined) {
+    known = openGraphLocaleOf(tag);
+    if (openGraphLocales.size < OPEN_GRAPH_MEMO_ENTRIES) openGraphLocales.set(tag, known);
+  }
+  return known;
+}
+
+const OPEN_GRAPH_MEMO_ENTRIES = 256;
+const openGraphLocales = new Map<string, string>();
+
+function openGraphLocaleOf(tag: string): string {
   const exception = OPEN_GRAPH_EXCEPTIONS[tag.toLowerCase()];
   if (exception) return exception;
   let locale: Intl.Locale;
