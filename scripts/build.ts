@@ -159,8 +159,12 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
     sourcemap: dev ? 'inline' : false,
-    // Messages arrive pre-parsed (ICU AST), so the browser never needs the ICU parser.
-    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
+    // Messages arrive pre-parsed (ICU AST), so the browser never needs the ICU parser; and
+    // every message gets its formatters from src/i18n/intl.ts, so no memoiser of defaults.
+    alias: {
+      '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js',
+      '@formatjs/fast-memoize': './scripts/bundle-stubs/fast-memoize.ts',
+    },
     // An explicit compile hint (Chromium 136+, ignored elsewhere): compile every function of
     // a chunk while it streams in, off the main thread. Without it, the first call of each
     // function compiles it on the main thread, and React's bundle is one CommonJS wrapper

@@ -1,6 +1,14 @@
 import { type MessageFormatElement, TYPE } from '@formatjs/icu-messageformat-parser';
-import { createIntlCache, createIntl, type IntlCache, type IntlShape, type OnErrorFn } from '@formatjs/intl';
-import { type Formatters, IntlMessageFormat } from 'intl-messageformat';
+import {
+  createIntl,
+  createIntlCache,
+  formatMessage,
+  type IntlCache,
+  type IntlShape,
+  type MessageDescriptor,
+  type OnErrorFn,
+} from '@formatjs/intl';
+import { type Formats, type Formatters as MessageFormatters, IntlMessageFormat } from 'intl-messageformat';
 
 export { createIntlCache } from '@formatjs/intl';
 
@@ -62,28 +70,32 @@ const MAX_REPORTED = 200;
  * A formatter's failure is reported once per key, as a message's is.
  */
 export function makeIntl(bundle: LocaleMessages, cache: IntlCache, report: Report): SiteIntl {
-  const failed = reportOnce(bundle.locale, report);
-  const onError: OnErrorFn = (error) => failed(String(('descriptor' in error && error.descriptor?.id) || error.code), error);
+  const onError = reportOnce(bundle.locale, report);
   const intl = createIntl({ locale: bundle.locale, defaultLocale: bundle.defaultLocale, messages: bundle.messages, onError }, cache);
-  return { ...intl, ...messageFormatting(bundle, intl.formatters, failed) };
+  return { ...intl, ...messageFormatting(bundle, intl, intl.formatters) };
 }
 
 /**
- * The browser's IntlShape: formatMessage alone, over Intl objects kept in `cache`. The same
- * formatMessage as the server's (makeIntl), without @formatjs/intl, whose formatters for
- * dates, lists and names only the server calls (it would cost the first load 2 KB gzip).
+ * The browser's IntlShape: the library's config and formatMessage over Intl objects kept in
+ * `cache`, without the formatters for dates, lists and names that only the server calls
+ * (createIntl binds them all, and createFormatters memoises each: the first load would pay
+ * for both).
  */
 export function makeMessageIntl(bundle: LocaleMessages, cache: IntlCache, report: Report): MessageIntl {
-  const { locale, defaultLocale } = bundle;
-  return { locale, defaultLocale, ...messageFormatting(bundle, messageFormatters(cache), reportOnce(locale, report)) };
+  const { locale, defaultLocale, messages } = bundle;
+  // What formatMessage reads of a config. Not DEFAULT_INTL_CONFIG spread in: the rest of it is
+  // its console handlers and options left unset here, and it would be bytes of the first load.
+  const config = { locale, defaultLocale, messages, formats: {}, defaultFormats: {}, onError: reportOnce(locale, report) };
+  return { locale, defaultLocale, ...messageFormatting(bundle, config as Parameters<typeof formatMessage>[0], messageFormatters(cache)) };
 }
 
 /**
  * The three formatters IntlMessageFormat calls, each Intl object made once per locale and
  * options (as @formatjs/intl's createFormatters keeps them, in the same cache): at most one
- * per distinct format the catalog's messages use.
+ * per distinct format the catalog's messages use. A message's own IntlMessageFormat is
+ * messageFormatting's.
  */
-function messageFormatters(cache: IntlCache): Formatters {
+function messageFormatters(cache: IntlCache): MessageFormatters {
   const kept =
     <T>(store: Record<string, T>, make: (...args: never[]) => T) =>
     (...args: unknown[]): T => {
@@ -106,66 +118,49 @@ function messageFormatters(cache: IntlCache): Formatters {
 }
 
 /**
- * formatMessage for a locale: the server's and the browser's (the same text on both, or
- * hydration would differ). A message that fails to format (a translator renamed a
- * placeholder, a value is missing) shows the default locale's message, and failing that
- * its key; `failed` hears of it, and the page goes on rendering.
+ * formatMessage for a locale: @formatjs/intl's, on the server and in the browser (the same
+ * text on both, or hydration would differ). A message that fails to format (a translator
+ * renamed a placeholder, a value is missing) shows the default locale's message, and
+ * failing that its key; `onError` hears of it, and the page goes on rendering.
  *
- * Each message's IntlMessageFormat is made on its first use, once, found by the message's
- * AST itself (the same array the catalog holds): @formatjs/intl's own memo serialised the
- * AST at every call, which cost 5 % of an uncached render. Made on first use, not all up
- * front: the browser prepares only the messages the page shows before it hydrates.
- * Descriptors' default messages and per-call options are not supported: a key's default
- * is the default locale's message.
+ * Each message's IntlMessageFormat is made on its first use, once: @formatjs/intl's own
+ * `getMessageFormat` memo finds it by a key serialised from the message's AST at every
+ * call, which cost 5 % of an uncached render. Ours finds it by the AST itself (the
+ * same array the catalog holds). Made on first use, not all up front: the browser
+ * prepares only the messages the page shows before it hydrates. Per-call message
+ * options are not supported.
  */
 function messageFormatting(
   bundle: LocaleMessages,
-  library: Formatters,
-  failed: (id: string, error: Error) => void,
+  config: Parameters<typeof formatMessage>[0],
+  library: MessageFormatters,
 ): Pick<MessageIntl, 'formatMessage' | '$t'> {
   const { locale, messages, defaultLocale } = bundle;
-  const defaults = locale === defaultLocale ? null : bundle.defaults;
-  const own = lazyFormatters(locale, withSmallIntegers(library, bundle.digits));
-  const fallback = lazyFormatters(defaultLocale, library);
-  const format = ((descriptor: { id?: string | number }, values?: Record<string, string | number>) => {
-    const id = String(descriptor.id);
-    const message = Object.hasOwn(messages, id) ? messages[id] : undefined;
-    if (!message) {
-      failed(id, new Error(`no message "${id}"`));
-      return id;
-    }
-    if (isPlainText(message)) return (message[0] as { value: string }).value;
-    try {
-      return own(message).format(values);
-    } catch (error) {
-      failed(id, failure(id, locale, error));
-    }
-    const original = defaults?.[id];
-    if (original) {
-      try {
-        return fallback(original).format(values);
-      } catch (error) {
-        failed(id, failure(id, defaultLocale, error));
-      }
-    }
-    return id;
-  }) as SiteIntl['formatMessage'];
+  const defaults = locale === defaultLocale ? messages : bundle.defaults;
+  const own = lazyFormatters(messages, locale, withSmallIntegers(library, bundle.digits));
+  const fallback = defaults === messages ? own : lazyFormatters(defaults, defaultLocale, library);
+  // formatMessage asks its state for nothing but each message's IntlMessageFormat.
+  const state = {
+    getMessageFormat: (message: MessageFormatElement[], locales: string, formats?: Formats) =>
+      (locales === locale ? own : fallback)(message) ?? new IntlMessageFormat(message, locales, formats, { formatters: library }),
+  } as unknown as Parameters<typeof formatMessage>[1];
+  // The library falls back to a descriptor's `defaultMessage`: each key's is the default locale's, made once.
+  const descriptors = new Map(Object.keys(messages).map((id) => [id, { id, defaultMessage: defaults[id] }]));
+  const format = ((descriptor: MessageDescriptor, values?: Record<string, string | number>) =>
+    formatMessage(config, state, descriptors.get(String(descriptor.id)) ?? descriptor, values)) as SiteIntl['formatMessage'];
   return { formatMessage: format, $t: format };
 }
 
-/** A message's failure, written as @formatjs/intl wrote it (failure-cause.ts reads the cause after the locale). */
-function failure(id: string, locale: string, error: unknown): Error {
-  return new Error(`Error formatting message: "${id}"\nLocale: ${locale}\n\n${error instanceof Error ? error.message : String(error)}`, {
-    cause: error,
-  });
-}
-
-/** The IntlMessageFormat of each message, made on its first use and kept (at most one per message of the catalogs). */
-function lazyFormatters(locale: string, library: Formatters) {
+/**
+ * The IntlMessageFormat of each of a catalog's messages, made on first use and kept (at
+ * most one per message of the catalog); undefined for a message that is not the catalog's.
+ */
+function lazyFormatters(catalog: CompiledMessages, locale: string, library: MessageFormatters) {
+  const catalogued = new Set(Object.values(catalog));
   const made = new Map<MessageFormatElement[], IntlMessageFormat>();
-  return (message: MessageFormatElement[]): IntlMessageFormat => {
+  return (message: MessageFormatElement[]): IntlMessageFormat | undefined => {
     let formatter = made.get(message);
-    if (!formatter) {
+    if (!formatter && catalogued.has(message)) {
       formatter = new IntlMessageFormat(message, locale, undefined, { formatters: library });
       made.set(message, formatter);
     }
@@ -181,9 +176,9 @@ function lazyFormatters(locale: string, library: Formatters) {
  * its own Intl (localeDigits) and sent with the messages; server and browser then write
  * the same text, and anything else is the library's NumberFormat, made when first needed.
  */
-function withSmallIntegers(library: Formatters, digits: readonly string[] | undefined): Formatters {
+function withSmallIntegers(library: MessageFormatters, digits: readonly string[] | undefined): MessageFormatters {
   if (!digits) return library;
-  const getNumberFormat: Formatters['getNumberFormat'] = (locales, options) =>
+  const getNumberFormat: MessageFormatters['getNumberFormat'] = (locales, options) =>
     options
       ? library.getNumberFormat(locales, options)
       : // Only `format` is called by IntlMessageFormat; the library's NumberFormat is its own memo's.
@@ -221,9 +216,10 @@ export function localeDigits(locale: string): string[] | undefined {
 }
 
 /** Reports each key (or error code) once, and at most MAX_REPORTED of them. */
-function reportOnce(locale: string, report: Report): (id: string, error: Error) => void {
+function reportOnce(locale: string, report: Report): OnErrorFn {
   const reported = new Set<string>();
-  return (id, error) => {
+  return (error) => {
+    const id = String(('descriptor' in error && error.descriptor?.id) || error.code);
     if (reported.has(id) || reported.size >= MAX_REPORTED) return;
     reported.add(id);
     report({ locale, id, error });
