@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { ROOT_DIR } from '../src/server/config.ts';
+import { CACHE_ROOT } from './cache-root.ts';
 import { imageAssetName, isImageFile, readImageSize, variantName, variantWidths } from '../src/server/content/images.ts';
 import { versionsDirOf } from '../src/server/content/versions.ts';
 import type { Manifest } from '../src/server/site/manifest.ts';
@@ -21,7 +21,7 @@ export { readImageSize } from '../src/server/content/images.ts';
 export type ImageEntry = Manifest['images'][string];
 
 /** Where WebP versions are kept between builds, by the source's content hash and width. */
-export const VARIANT_CACHE_DIR = join(ROOT_DIR, 'node_modules', '.cache', 'polysite-images');
+export const VARIANT_CACHE_DIR = join(CACHE_ROOT, 'polysite-images');
 
 /** The types a share preview may use. */
 const SHARE_TYPES = new Set(['.png', '.jpg', '.jpeg', '.webp']);

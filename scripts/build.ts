@@ -20,12 +20,13 @@ import { buildImages } from './build-images.ts';
 import { CRITICAL_CSS_BUDGET, FIRST_LOAD_JS_BUDGET } from './first-load-budget.ts';
 import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 import { compilerCodeHash } from './compiler-code.ts';
+import { CACHE_ROOT } from './cache-root.ts';
 
 /**
  * Highlighted code blocks kept between builds (highlight-cache.ts): a rebuild highlights
  * only the blocks that changed. Bounded on disk; the oldest blocks go first.
  */
-export const HIGHLIGHT_CACHE_DIR = join(ROOT_DIR, 'node_modules', '.cache', 'polysite', 'highlight');
+export const HIGHLIGHT_CACHE_DIR = join(CACHE_ROOT, 'polysite', 'highlight');
 const HIGHLIGHT_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -34,7 +35,7 @@ const HIGHLIGHT_CACHE_BYTES = 64 * 1024 * 1024;
  * `npm run build -- --no-cache` or set POLYSITE_NO_CACHE=1 to build from nothing.
  * Bounded on disk; the entries least recently used go first.
  */
-export const CONTENT_CACHE_DIR = join(ROOT_DIR, 'node_modules', '.cache', 'polysite', 'content');
+export const CONTENT_CACHE_DIR = join(CACHE_ROOT, 'polysite', 'content');
 const CONTENT_CACHE_BYTES = 1024 * 1024 * 1024;
 
 /** Whether this build may use the caches: not with `--no-cache` or POLYSITE_NO_CACHE set (to anything but 0 or empty). */

@@ -2,8 +2,8 @@
 // Procfile does (pinned to CPU 0 when taskset exists), load it with autocannon,
 // and read its CPU time and memory from /proc.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT_DIR } from '../../src/server/config.ts';
@@ -145,4 +145,15 @@ export async function crawl(server: Server, urls: readonly string[], concurrency
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   return [...statuses].map(([code, count]) => `${code}×${count}`).join(' ');
+}
+
+/**
+ * A fresh, empty folder for the build's caches (POLYSITE_CACHE_DIR, scripts/cache-root.ts),
+ * as the environment of the builds a pass makes of a generated site: its first build is cold
+ * on every run, whatever an earlier run left, and the checkout's own caches stay as they were.
+ * `dispose` removes it.
+ */
+export function freshCacheDir(): { env: { POLYSITE_CACHE_DIR: string }; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'polysite-bench-cache-'));
+  return { env: { POLYSITE_CACHE_DIR: dir }, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
