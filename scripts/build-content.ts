@@ -21,11 +21,11 @@ import type { CompiledMessages } from '../src/i18n/intl.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadContent } from '../src/server/content/load-content.ts';
 import { contentDates } from '../src/server/content/git-dates.ts';
-import type { Site } from '../src/server/content/site.ts';
 import type { SiteVersions } from '../src/server/content/versions.ts';
 import { type SnapshotPart, type SnapshotSite, stageSnapshotPart, writeSnapshot } from '../src/server/content/snapshot.ts';
 import { indexedPages, indexUrl, searchScopes } from '../src/server/site/search-indexes.ts';
 import { writeSearchIndex } from '../src/routes/search/index-writer.ts';
+import type { IndexedPage } from '../src/routes/search/engine.ts';
 import { scopeLocale, scopeVersion } from '../src/routes/search/query.ts';
 import { cacheKey, openPageCache } from '../src/server/content/page-cache.ts';
 import { indexFiles, keepIndex, restoreIndex } from './index-cache.ts';
@@ -310,7 +310,7 @@ function withPageCache<T>(
   localesDir: string,
   serving: readonly string[],
   load: (pageCache: ReturnType<typeof openPageCache> | null, frontMatter: FrontMatterMemo | null) => T,
-): { loaded: T; reused: number; saved: Promise<void> } {
+): { loaded: T | null; reused: number; saved: Promise<void> } {
   const pageCache = cache && openPageCache(join(cache.dir, 'pages'), localesDir, serving, cache.code);
   const frontMatter = cache && openFrontMatterCache(join(cache.dir, 'front-matter'), localesDir, serving, cache.code);
   let loaded: T;
@@ -363,21 +363,11 @@ async function stageJob({
         saveHighlightCache();
       }
     });
-    let loaded: ReturnType<typeof loadContent> | null = withCache.loaded;
-    // The whole site's translations and messages, the same in every answer: sent with the default locale's.
-    const whole =
-      locale === defaultLocale
-        ? {
-            translations: [...loaded.site.translations].map(([slug, translated]): [string, string[]] => [slug, [...translated]]),
-            messages: [...loaded.messages],
-            versions: loaded.site.versions,
-          }
-        : undefined;
-    const pages = loaded.site.pages.get(locale)!.size;
-    const { part, indexes } = fromPages(loaded.site, locale, stageDir, contentCache, localesDir);
-    // The pages are garbage from here: the indexes are parsed and compacted without them in memory.
-    loaded = null;
-    const staged = await stageIndexes(indexes, stageDir, contentCache);
+    const { whole, pages, part, scopes } = fromLoaded(withCache.loaded!, locale, defaultLocale, stageDir, contentCache);
+    // The compiled pages (their HTML and Markdown twins) are garbage from here: the indexes
+    // need only what each scope indexes of them (its sections' text).
+    withCache.loaded = null;
+    const staged = await stageIndexes(scopes, stageDir, contentCache, localesDir);
     await withCache.saved;
     return { part, indexes: staged, reused: withCache.reused, pages, warnings, ...(whole && { whole }) };
   } catch (error) {
@@ -386,50 +376,60 @@ async function stageJob({
 }
 
 /**
- * One search scope's index to stage: its JSON, made or found in the content cache (`cached`:
- * its files are already staged), and its cache key.
+ * One search scope to index: what it indexes of the pages, and its key in the index cache;
+ * or, found there (`restored`: its JSON's bytes, its files already staged), neither.
  */
-type ScopeIndex = { scope: string; json: string; key: string | null; cached: boolean; compact?: () => Uint8Array };
+type Scope = { scope: string; key: string | null } & ({ pages: IndexedPage[] } | { restored: Buffer });
 
 /**
- * What needs the locale's compiled pages: its snapshot part, written page by page, and its
- * indexes as text, each with what makes its compact form from the writer's postings (the
- * file it wrote is never parsed again: that parse was the thread's largest heap). A worker
- * drops the pages after this.
+ * What needs the locale's compiled pages: how many it serves, its snapshot part, written
+ * page by page, and each of its search scopes (the locale's with the latest docs, then one
+ * per older docs version), with what it indexes of them, or the index the content cache has
+ * of it; with the default locale's, the whole site's translations, messages and versions
+ * (the same in every answer: sent with the default locale's).
  */
-function fromPages(
-  site: Site,
+function fromLoaded(
+  { site, messages }: ReturnType<typeof loadContent>,
   locale: string,
+  defaultLocale: string,
   stageDir: string,
   cache: ContentCache | null,
-  localesDir: string,
-): { part: SnapshotPart; indexes: ScopeIndex[] } {
+): { whole: Whole | undefined; pages: number; part: SnapshotPart; scopes: Scope[] } {
+  const whole =
+    locale === defaultLocale
+      ? {
+          translations: [...site.translations].map(([slug, translated]): [string, string[]] => [slug, [...translated]]),
+          messages: [...messages],
+          versions: site.versions,
+        }
+      : undefined;
   const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
-  // The locale's index with the latest docs, then one per older docs version.
-  const indexes = searchScopes(site, locale).map((scope): ScopeIndex => {
+  const scopes = searchScopes(site, locale).map((scope): Scope => {
     const pages = indexedPages(site, scopeLocale(scope), scopeVersion(scope));
     const key = cache && cacheKey(cache.code, scope, pages);
     const restored = cache && key ? restoreIndex(join(cache.dir, 'indexes'), key, stagedFiles(scope, stageDir)) : null;
-    if (restored !== null) return { scope, json: restored, key, cached: true };
-    // Each unchanged text's terms from the last build's (terms-cache.ts): only what changed is cut and stemmed.
-    const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope, scopeLocale(scope), cache.code);
-    const { json, compact } = writeSearchIndex(scopeLocale(scope), pages, terms ? terms.terms : termsOf);
-    terms?.save();
-    return { scope, json, key, cached: false, compact };
+    return restored ? { scope, key, restored } : { scope, key, pages };
   });
-  return { part, indexes };
+  return { whole, pages: site.pages.get(locale)!.size, part, scopes };
 }
 
-/** Each of a locale's indexes staged in turn (`stageIndex`), and each one made kept in the content cache. */
-async function stageIndexes(indexes: readonly ScopeIndex[], stageDir: string, cache: ContentCache | null): Promise<BuiltIndex[]> {
+/**
+ * Each of a locale's scopes indexed and staged in turn (`stageIndex`), each one made kept in
+ * the content cache; a scope's pages are let go once it is indexed.
+ */
+async function stageIndexes(scopes: Scope[], stageDir: string, cache: ContentCache | null, localesDir: string): Promise<BuiltIndex[]> {
   const staged: BuiltIndex[] = [];
-  for (const { scope, json, key, cached, compact } of indexes) {
-    const url = indexUrl(scope, json);
-    if (cached) {
-      staged.push({ locale: scope, url, ...stagedFiles(scope, stageDir), key });
+  for (let scope = scopes.shift(); scope; scope = scopes.shift()) {
+    const { key } = scope;
+    if ('restored' in scope) {
+      staged.push({ locale: scope.scope, url: indexUrl(scope.scope, [scope.restored]), ...stagedFiles(scope.scope, stageDir), key });
       continue;
     }
-    const index = await stageIndex(scope, url, json, stageDir, compact!);
+    // Each unchanged text's terms from the last build's (terms-cache.ts): only what changed is cut and stemmed.
+    const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope.scope, scopeLocale(scope.scope), cache.code);
+    const { chunks, compact } = writeSearchIndex(scopeLocale(scope.scope), scope.pages, terms ? terms.terms : termsOf);
+    terms?.save();
+    const index = await stageIndex(scope.scope, chunks, stageDir, compact);
     if (cache && key) keepIndex(join(cache.dir, 'indexes'), key, index);
     staged.push({ ...index, key });
   }
@@ -441,12 +441,15 @@ function stagedFiles(scope: string, stageDir: string): { file: string; compact: 
 }
 
 /**
- * The index file, its compact form, and its brotli and gzip forms, made on libuv's thread
- * pool while the compact form is made, each written as soon as it is made.
+ * The index file (its bytes in one buffer, its chunks let go), its compact form, and its
+ * brotli and gzip forms, made on libuv's thread pool while the compact form is made, each
+ * written as soon as it is made.
  */
-async function stageIndex(locale: string, url: string, json: string, stageDir: string, compactOf: () => Uint8Array): Promise<BuiltIndex> {
-  const { file, compact } = stagedFiles(locale, stageDir);
-  const bytes = Buffer.from(json);
+async function stageIndex(scope: string, chunks: Uint8Array[], stageDir: string, compactOf: () => Uint8Array): Promise<BuiltIndex> {
+  const { file, compact } = stagedFiles(scope, stageDir);
+  const bytes = Buffer.concat(chunks);
+  chunks.length = 0;
+  const url = indexUrl(scope, [bytes]);
   writeFileSync(file, bytes);
   const compressing = compressAsset(bytes).then(({ br, gz }) => {
     writeFileSync(`${file}.br`, br);
@@ -455,7 +458,7 @@ async function stageIndex(locale: string, url: string, json: string, stageDir: s
   compressing.catch(() => {});
   writeFileSync(compact, compactOf());
   await compressing;
-  return { locale, url, file, compact };
+  return { locale: scope, url, file, compact };
 }
 
 /**

@@ -27,17 +27,17 @@ export function indexFiles({ file, compact }: IndexFiles): string[] {
 }
 
 /**
- * Links the cached index of `key` to `target`'s paths; returns its JSON ('' with `read`
- * false: the caller knows its URL), or null when the cache has no whole entry for it
+ * Links the cached index of `key` to `target`'s paths; returns its JSON's bytes (none with
+ * `read` false: the caller knows its URL), or null when the cache has no whole entry for it
  * (missing, or a part not as recorded when it was kept: then it is made again).
  */
-export function restoreIndex(dir: string, key: string, target: IndexFiles, { read = true } = {}): string | null {
+export function restoreIndex(dir: string, key: string, target: IndexFiles, { read = true } = {}): Buffer | null {
   const entry = join(dir, key.slice(0, 2), key);
   try {
     const stamp = JSON.parse(readFileSync(join(entry, 'stamp.json'), 'utf8')) as unknown;
     if (!Array.isArray(stamp) || stamp.length !== PARTS.length) return null;
     if (PARTS.some((part, i) => !sameStamp(stampOf(join(entry, part)), stamp[i]))) return null;
-    const json = read ? readFileSync(join(entry, PARTS[0]), 'utf8') : '';
+    const json = read ? readFileSync(join(entry, PARTS[0])) : Buffer.alloc(0);
     for (const [i, file] of indexFiles(target).entries()) place(join(entry, PARTS[i]!), file);
     // Used now: the oldest entries are the ones dropped past the folder's bound.
     const now = new Date();

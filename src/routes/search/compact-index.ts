@@ -105,74 +105,33 @@ export function compactIndex({ locale, pages, index }: IndexFile): Uint8Array {
   });
 }
 
-/** The compact block of an index's terms and documents. */
+/**
+ * The compact block of an index's terms and documents. Every part is measured first, then
+ * written in place in the block: a large locale's parts are never held beside the block.
+ */
 export function compactOf({ locale, pages, documentCount, averageFieldLength, terms: source, documents }: CompactSource): Uint8Array {
   const terms = source.map(([term, fields]) => ({ term, bytes: encoder.encode(term), fields }));
   terms.sort((a, b) => compareBytes(a.bytes, 0, a.bytes.length, b.bytes));
-
-  const termOffsets = new Uint32Array(terms.length + 1);
   let termLength = 0;
   let postingCount = 0;
-  for (const [i, { bytes, fields }] of terms.entries()) {
-    termOffsets[i] = termLength;
+  for (const { bytes, fields } of terms) {
     termLength += bytes.length;
     for (const list of fields) postingCount += (list?.length ?? 0) / 2;
   }
-  termOffsets[terms.length] = termLength;
-  const termBytes = new Uint8Array(termLength);
-  const postingOffsets = new Uint32Array(terms.length * FIELD_COUNT + 1);
-  const docs = new Uint32Array(postingCount);
-  const freqs = new Uint32Array(postingCount);
-  let at = 0;
-  for (const [i, { bytes, fields }] of terms.entries()) {
-    termBytes.set(bytes, termOffsets[i]);
-    for (let field = 0; field < FIELD_COUNT; field++) {
-      postingOffsets[i * FIELD_COUNT + field] = at;
-      const list = fields[field];
-      if (!list) continue;
-      for (let k = 0; k < list.length; k += 2) {
-        docs[at] = list[k]!;
-        freqs[at] = list[k + 1]!;
-        at++;
-      }
-    }
-  }
-  postingOffsets[terms.length * FIELD_COUNT] = at;
-
-  const fieldLengths = new Uint32Array(documentCount * FIELD_COUNT);
-  const docPages = new Uint32Array(documentCount);
-  const texts: Uint8Array[] = [];
-  const stringOffsets = new Uint32Array(documentCount * 3 + 1);
   let stringLength = 0;
-  for (let d = 0; d < documentCount; d++) {
-    const section = documents[d]!;
-    for (let field = 0; field < FIELD_COUNT; field++) fieldLengths[d * FIELD_COUNT + field] = section.lengths[field]!;
-    docPages[d] = section.p;
-    for (const [k, text] of [section.a, section.h, section.t].entries()) {
-      const bytes = encoder.encode(text);
-      stringOffsets[d * 3 + k] = stringLength;
-      stringLength += bytes.length;
-      texts.push(bytes);
-    }
-  }
-  stringOffsets[documentCount * 3] = stringLength;
-  const strings = new Uint8Array(stringLength);
-  let offset = 0;
-  for (const bytes of texts) {
-    strings.set(bytes, offset);
-    offset += bytes.length;
-  }
+  for (const section of documents) stringLength += utf8Length(section.a) + utf8Length(section.h) + utf8Length(section.t);
 
-  const parts: [PartName, ArrayBufferView][] = [
-    ['termOffsets', termOffsets],
-    ['termBytes', termBytes],
-    ['postingOffsets', postingOffsets],
-    ['docs', docs],
-    ['freqs', freqs],
-    ['fieldLengths', fieldLengths],
-    ['docPages', docPages],
-    ['stringOffsets', stringOffsets],
-    ['strings', strings],
+  // Each part's size in bytes, in the block's order.
+  const sizes: [PartName, number][] = [
+    ['termOffsets', 4 * (terms.length + 1)],
+    ['termBytes', termLength],
+    ['postingOffsets', 4 * (terms.length * FIELD_COUNT + 1)],
+    ['docs', 4 * postingCount],
+    ['freqs', 4 * postingCount],
+    ['fieldLengths', 4 * documentCount * FIELD_COUNT],
+    ['docPages', 4 * documentCount],
+    ['stringOffsets', 4 * (documentCount * 3 + 1)],
+    ['strings', stringLength],
   ];
   const header = (placed: Header['parts']): Uint8Array =>
     encoder.encode(
@@ -192,9 +151,9 @@ export function compactOf({ locale, pages, documentCount, averageFieldLength, te
   for (;;) {
     const next = {} as Header['parts'];
     let end = align(4 + headerBytes.length);
-    for (const [name, view] of parts) {
-      next[name] = [end, view.byteLength];
-      end = align(end + view.byteLength);
+    for (const [name, size] of sizes) {
+      next[name] = [end, size];
+      end = align(end + size);
     }
     const nextBytes = header(next);
     placed = next;
@@ -204,12 +163,69 @@ export function compactOf({ locale, pages, documentCount, averageFieldLength, te
     }
     headerBytes = nextBytes;
   }
-  const last = parts.at(-1)![0];
+  const last = sizes.at(-1)![0];
   const block = new Uint8Array(align(placed[last][0] + placed[last][1]));
   new DataView(block.buffer).setUint32(0, headerBytes.length, true);
   block.set(headerBytes, 4);
-  for (const [name, view] of parts) block.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), placed[name][0]);
+  const words = (name: PartName) => new Uint32Array(block.buffer, placed[name][0], placed[name][1] / 4);
+
+  const termOffsets = words('termOffsets');
+  const termBytes = block.subarray(placed.termBytes[0], placed.termBytes[0] + termLength);
+  const postingOffsets = words('postingOffsets');
+  const docs = words('docs');
+  const freqs = words('freqs');
+  let termAt = 0;
+  let at = 0;
+  for (const [i, { bytes, fields }] of terms.entries()) {
+    termOffsets[i] = termAt;
+    termBytes.set(bytes, termAt);
+    termAt += bytes.length;
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      postingOffsets[i * FIELD_COUNT + field] = at;
+      const list = fields[field];
+      if (!list) continue;
+      for (let k = 0; k < list.length; k += 2) {
+        docs[at] = list[k]!;
+        freqs[at] = list[k + 1]!;
+        at++;
+      }
+    }
+  }
+  termOffsets[terms.length] = termAt;
+  postingOffsets[terms.length * FIELD_COUNT] = at;
+
+  const fieldLengths = words('fieldLengths');
+  const docPages = words('docPages');
+  const stringOffsets = words('stringOffsets');
+  const strings = block.subarray(placed.strings[0], placed.strings[0] + stringLength);
+  let stringAt = 0;
+  for (let d = 0; d < documentCount; d++) {
+    const section = documents[d]!;
+    for (let field = 0; field < FIELD_COUNT; field++) fieldLengths[d * FIELD_COUNT + field] = section.lengths[field]!;
+    docPages[d] = section.p;
+    for (const [k, text] of [section.a, section.h, section.t].entries()) {
+      stringOffsets[d * 3 + k] = stringAt;
+      stringAt += encoder.encodeInto(text, strings.subarray(stringAt)).written;
+    }
+  }
+  stringOffsets[documentCount * 3] = stringAt;
   return block;
+}
+
+/** How many bytes TextEncoder makes of `text` (a lone surrogate is U+FFFD, three bytes). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes++;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A pair: two units, four bytes.
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 /** Views on a compact block (copied once only if it does not start 4-byte aligned). */

@@ -5,23 +5,25 @@
 // at 2,000 pages a locale that was 1.8 s (German) to 4.8 s (Japanese) of the build and
 // most of its garbage. The file only needs postings, and documents arrive in id order,
 // so a posting list here is a flat array per term and field, appended to, and the JSON
-// is written as text. The same documents make the same object MiniSearch's own
+// is written as UTF-8 bytes as it is made. The same documents make the same object MiniSearch's own
 // `toJSON` makes (test/routes/search/index-writer.test.ts checks it, term by term).
 import '../../i18n/all-stemmers.ts';
 import { termsOf } from '../../i18n/search-text.ts';
 import { FIELDS, FORMAT, type IndexedPage, type PageEntry, titleField } from './engine.ts';
 import { type CompactSource, compactOf } from './compact-index.ts';
+import { chunksText, Utf8Chunks } from './utf8-chunks.ts';
 
 /** Postings of one term: per field, [document id, frequency] pairs in document order. */
 type Postings = number[][];
 
 /** The serialised index of one locale's pages (what the build writes as a content-hashed asset). */
 export function buildSearchIndex(locale: string, pages: readonly IndexedPage[]): string {
-  return writeSearchIndex(locale, pages).json;
+  return chunksText(writeSearchIndex(locale, pages).chunks);
 }
 
 /**
- * The serialised index of one locale's pages, and its compact form (compact-index.ts) made
+ * The serialised index of one locale's pages, as UTF-8 chunks in order (utf8-chunks.ts: a
+ * large locale's file is never one string), and its compact form (compact-index.ts) made
  * from the same postings, so the build never parses the file it wrote. `analyse`: termsOf,
  * or what gives the same terms (the build's cache of them).
  */
@@ -29,13 +31,22 @@ export function writeSearchIndex(
   locale: string,
   pages: readonly IndexedPage[],
   analyse: (text: string, locale: string) => string[] = termsOf,
-): { json: string; compact: () => Uint8Array } {
+): { chunks: Uint8Array[]; compact: () => Uint8Array } {
   const entries: PageEntry[] = pages.map(({ path, title, fallback }) => ({ path, title, fallback }));
   const postings = new Map<string, Postings>();
-  const fieldLength: string[] = [];
-  const stored: string[] = [];
   const documents: CompactSource['documents'][number][] = [];
   const averages = FIELDS.map(() => 0);
+  let count = 0;
+  for (const page of pages) count += page.sections.length;
+  // The file in its order, each part written as soon as it is known: the field lengths as the
+  // documents are indexed (before them, all that depends on their count), the stored
+  // documents beside them (after the averages, known only at the end), then the terms.
+  const head = new Utf8Chunks();
+  head.write(`${JSON.stringify({ v: FORMAT, locale, pages: entries }).slice(0, -1)},"index":`);
+  head.write(`{"documentCount":${count},"nextId":${count},"documentIds":{`);
+  for (let i = 0; i < count; i++) head.write(`${i ? ',' : ''}"${i}":${i}`);
+  head.write(`},"fieldIds":${JSON.stringify(Object.fromEntries(FIELDS.map((field, i) => [field, i])))},"fieldLength":{`);
+  const stored = new Utf8Chunks();
   let id = 0;
   // A term list per field of a page's title, made once: it is indexed in every section of its page.
   for (const [p, page] of pages.entries()) {
@@ -46,28 +57,27 @@ export function writeSearchIndex(
       );
       // MiniSearch's running average, in its order of operations, so the numbers match to the last bit.
       for (const [field, length] of lengths.entries()) averages[field] = (averages[field]! * id + length) / (id + 1);
-      fieldLength.push(`"${id}":[${lengths.join(',')}]`);
+      const comma = id ? ',' : '';
+      head.write(`${comma}"${id}":[${lengths.join(',')}]`);
       const document = { p, a: section.id, h: section.heading, t: section.text };
-      stored.push(`"${id}":${JSON.stringify(document)}`);
+      stored.write(`${comma}"${id}":${JSON.stringify(document)}`);
       documents.push({ ...document, lengths });
       id++;
     }
   }
-  const terms: string[] = [];
+  head.write(`},"averageFieldLength":${JSON.stringify(id ? averages : [])},"storedFields":{`);
+  head.append(stored);
+  head.write('},"dirtCount":0,"index":[');
+  let first = true;
   for (const [term, fields] of postings) {
     const byField = fields.flatMap((list, field) => (list.length ? [`"${field}":${pairs(list)}`] : []));
-    terms.push(`[${JSON.stringify(term)},{${byField.join(',')}}]`);
+    head.write(`${first ? '' : ','}[${JSON.stringify(term)},{${byField.join(',')}}]`);
+    first = false;
   }
-  const documentIds = Array.from({ length: id }, (_, i) => `"${i}":${i}`).join(',');
-  const index =
-    `{"documentCount":${id},"nextId":${id},"documentIds":{${documentIds}},` +
-    `"fieldIds":${JSON.stringify(Object.fromEntries(FIELDS.map((field, i) => [field, i])))},` +
-    `"fieldLength":{${fieldLength.join(',')}},"averageFieldLength":${JSON.stringify(id ? averages : [])},` +
-    `"storedFields":{${stored.join(',')}},"dirtCount":0,"index":[${terms.join(',')}],"serializationVersion":2}`;
-  const json = `${JSON.stringify({ v: FORMAT, locale, pages: entries }).slice(0, -1)},"index":${index}}`;
+  head.write('],"serializationVersion":2}}');
   const documentCount = id;
   return {
-    json,
+    chunks: head.chunks(),
     compact: () =>
       compactOf({
         locale,

@@ -44,8 +44,11 @@ export function searchScopes(site: Site, locale: string): string[] {
   return [locale, ...site.versions.filter((version) => !version.latest).map((version) => searchScope(locale, version.name))];
 }
 
-/** `/assets/search-<locale>-<hash>.json`: a new name whenever the index changes, so it can be cached for good. */
-export function indexUrl(locale: string, json: string): string {
+/**
+ * `/assets/search-<locale>-<hash>.json`: a new name whenever the index changes, so it can be
+ * cached for good. `json`: the file's text, or its UTF-8 bytes in chunks.
+ */
+export function indexUrl(locale: string, json: string | readonly Uint8Array[]): string {
   // A scope's `@` (`en@0.1`) is `-v` in the file name (`search-en-v0.1-<hash>.json`): plain in every host's rules.
   return hashedAssetUrl(`search-${locale.replace('@', '-v')}`, json);
 }
