@@ -123,7 +123,7 @@ export function contentCompiler(
     stageIn = tmpdir(),
   } = {},
 ): ContentCompiler {
-  const threads = markdownFiles(localesDir) < workersFrom ? 0 : cpus;
+  const threads = hasMarkdownFiles(localesDir, workersFrom) ? cpus : 0;
   // A thread boots in about a second (loading the compilers), so the build starts them now and
   // reads its fingerprint meanwhile: one for each locale the cache has kept nothing of (all
   // of them on a first build). More are started once `compile` knows which locales are left.
@@ -500,8 +500,17 @@ function estimatedWork(dir: string): number {
   return sampledBytes ? (bytes * sampledWork) / sampledBytes : 0;
 }
 
-function markdownFiles(localesDir: string): number {
-  return readdirSync(localesDir, { recursive: true }).filter((file) => String(file).endsWith('.md')).length;
+/** Whether `dir` holds at least `count` Markdown files: the walk stops once it has found them. */
+function hasMarkdownFiles(dir: string, count: number): boolean {
+  let found = 0;
+  const folders = [dir];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory()) folders.push(join(folder, entry.name));
+      else if (entry.name.endsWith('.md') && ++found >= count) return true;
+    }
+  }
+  return found >= count;
 }
 
 if (!isMainThread) {

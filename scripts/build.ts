@@ -19,7 +19,7 @@ import { contentFingerprint } from '../src/server/content/snapshot.ts';
 import { buildImages } from './build-images.ts';
 import { CRITICAL_CSS_BUDGET, FIRST_LOAD_JS_BUDGET } from './first-load-budget.ts';
 import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
-import { compilerCodeHash } from './compiler-code.ts';
+import { storedCompilerCodeHash } from './compiler-code.ts';
 import { CACHE_ROOT } from './cache-root.ts';
 
 /**
@@ -316,7 +316,9 @@ async function checkContent(stageIn: string) {
   // A large site's worker threads boot while the fingerprint is taken. What they make is
   // staged beside the output folder (on its file system, so it is moved into place, not copied).
   const cached = cacheWanted(process.argv, process.env);
-  const contentCache = cached ? { dir: CONTENT_CACHE_DIR, code: compilerCodeHash() } : null;
+  const contentCache = cached
+    ? { dir: CONTENT_CACHE_DIR, code: storedCompilerCodeHash(join(CONTENT_CACHE_DIR, 'compiler-code.json')) }
+    : null;
   const compiler = contentCompiler(config.localesDir, config.locales, {
     cacheDir: cached ? HIGHLIGHT_CACHE_DIR : null,
     contentCache,

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CompiledContent, compileSite, type ContentCache } from '../../scripts/build-content.ts';
-import { compilerCodeHash, compilerSourceFiles } from '../../scripts/compiler-code.ts';
+import { compilerCodeHash, compilerSourceFiles, storedCompilerCodeHash } from '../../scripts/compiler-code.ts';
 import { readSnapshot } from '../../src/server/content/snapshot.ts';
 import { openTermsCache } from '../../scripts/terms-cache.ts';
 import { termsOf } from '../../src/i18n/search-text.ts';
@@ -283,6 +283,24 @@ test('the compiler code hash covers the Markdown compiler, the index writer and 
     assert.ok(files.includes(file), file);
   }
   assert.match(compilerCodeHash(), /^[\w-]{43}$/);
+});
+
+test('the build takes the compiler code hash from its memo while every file and folder it stamped is unchanged', () => {
+  const memoFile = join(mkdtempSync(join(tmpdir(), 'polysite-code-')), 'compiler-code.json');
+  const hash = compilerCodeHash();
+  assert.equal(storedCompilerCodeHash(memoFile), hash);
+  const memo = JSON.parse(readFileSync(memoFile, 'utf8')) as { stamps: [string, string][]; hash: string };
+  const stamped = memo.stamps.map(([path]) => path);
+  for (const path of ['scripts/build-content.ts', 'src/server/content/site.ts', 'package-lock.json', 'src/server/content'])
+    assert.ok(stamped.includes(path), path);
+  // The memo's hash is what the next build uses, as long as the stamps hold...
+  writeFileSync(memoFile, JSON.stringify({ ...memo, hash: 'remembered' }));
+  assert.equal(storedCompilerCodeHash(memoFile), 'remembered');
+  // ...and a stamp that no longer holds (a file changed since) makes it again.
+  const stale = memo.stamps.map(([path, stamp]): [string, string] => [path, path === 'src/server/content/site.ts' ? 'changed' : stamp]);
+  writeFileSync(memoFile, JSON.stringify({ ...memo, stamps: stale, hash: 'remembered' }));
+  assert.equal(storedCompilerCodeHash(memoFile), hash);
+  assert.equal((JSON.parse(readFileSync(memoFile, 'utf8')) as { hash: string }).hash, hash);
 });
 
 test('`--no-cache` or POLYSITE_NO_CACHE turns the build caches off', async () => {
