@@ -95,6 +95,25 @@ describe('a versioned site', () => {
     assert.doesNotMatch(html, /href="\/en\/docs\/install"/);
   });
 
+  test("a page with the same text in two versions links to each version's own pages, as if each were compiled alone", () => {
+    const text = '## Top\n\n[Install](/docs/install), [again](../install.md), [with a query](/docs/install?a=1&b="2") and [up](#top)\n';
+    const { localesDir } = twoVersions(
+      { '1.0/en/pages/docs/guides/index.md': makePage({ title: 'Guides' }, text) },
+      { 'pages/docs/guides/index.md': makePage({ title: 'Guides' }, text) },
+    );
+    const pages = load(localesDir, ['en', 'de']).pages.get('en')!;
+    const [latest, older] = [pages.get('docs/guides')!.html(), pages.get('docs/1.0/guides')!.html()];
+    assert.match(latest, /href="\/en\/docs\/install"/);
+    assert.match(latest, /href="\/en\/docs\/install\?a=1&amp;b=&quot;2&quot;"/);
+    assert.match(older, /href="\/en\/docs\/1\.0\/install"/);
+    assert.match(older, /href="\/en\/docs\/1\.0\/install\?a=1&amp;b=&quot;2&quot;"/);
+    assert.doesNotMatch(older, /href="\/en\/docs\/install/);
+    assert.match(older, /href="#top"/);
+    // The same page compiled with no other version sharing its text.
+    const { localesDir: alone } = twoVersions({ '1.0/en/pages/docs/guides/index.md': makePage({ title: 'Guides' }, text) });
+    assert.equal(older, load(alone, ['en', 'de']).pages.get('en')!.get('docs/1.0/guides')!.html());
+  });
+
   test("a version's page shows the image beside it in the version's folder, and the build copies that image", async () => {
     const png = readFileSync(new URL('../../scripts/fixtures/tiny.png', import.meta.url));
     const { localesDir, root } = twoVersions({
@@ -193,6 +212,17 @@ describe('versions: mistakes are build errors with file and line', () => {
     const { localesDir } = twoVersions(
       { '1.0/en/pages/docs/guides/index.md': makePage({ title: 'Guides 1' }, 'Text.\n\nSee [the new page](/docs/only-new).\n') },
       { 'pages/docs/only-new.md': makePage({ title: 'New' }) },
+    );
+    assert.deepEqual(problemsOf(localesDir), [
+      `${shown(localesDir, 'versions/1.0/en/pages/docs/guides/index.md')}:7: link to /docs/only-new, a page the docs of version "1.x" lack (no docs/1.0/only-new)`,
+    ]);
+  });
+
+  test('a link that only one version lacks is reported in that version, when both versions have the same text', () => {
+    const text = 'Text.\n\nSee [the new page](/docs/only-new).\n';
+    const { localesDir } = twoVersions(
+      { '1.0/en/pages/docs/guides/index.md': makePage({ title: 'Guides' }, text) },
+      { 'pages/docs/guides/index.md': makePage({ title: 'Guides' }, text), 'pages/docs/only-new.md': makePage({ title: 'New' }) },
     );
     assert.deepEqual(problemsOf(localesDir), [
       `${shown(localesDir, 'versions/1.0/en/pages/docs/guides/index.md')}:7: link to /docs/only-new, a page the docs of version "1.x" lack (no docs/1.0/only-new)`,
