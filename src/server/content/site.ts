@@ -325,7 +325,8 @@ export function loadSite(
         }
         const kept = memo?.sources.get(file);
         const stamp = memo && (kept && changed && !changed.has(file) ? kept.stamp : statStamp(file));
-        const known = stamp ? kept : undefined;
+        // A source as last read, while its file and the version its tree is are unchanged (versions.json may move a tree).
+        const known = stamp && kept?.source.key === key && sameVersion(kept.source.version, version) ? kept : undefined;
         if (known && known.stamp === stamp) {
           place(locale, key, display, known.source.front.draft === true, known.source);
           continue;
@@ -712,6 +713,21 @@ function versionedSlug(version: DocsVersion, key: PageKey, slug: string | undefi
  * Whether a folder listed as `files` must be listed again: something changed under it (or
  * it, or a folder above it) that is not an edit of one of its page files, still there.
  */
+/** Whether a source read under `was` may be taken as read under `is`: the same version, with everything versions.json says of it. */
+function sameVersion(was: DocsVersion | undefined, is: DocsVersion | undefined): boolean {
+  return was === is || (was !== undefined && is !== undefined && versionText(was) === versionText(is));
+}
+
+/** A version as text, worked out once per version read (every source of a tree shares its version). */
+const versionTexts = new WeakMap<DocsVersion, string>();
+function versionText(version: DocsVersion): string {
+  const known = versionTexts.get(version);
+  if (known !== undefined) return known;
+  const text = JSON.stringify(version);
+  versionTexts.set(version, text);
+  return text;
+}
+
 function relist(dir: string, files: readonly string[], changed: ReadonlySet<string>): boolean {
   let known: Set<string> | undefined;
   for (const path of changed) {

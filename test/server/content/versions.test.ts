@@ -6,7 +6,7 @@ import { relative, join } from 'node:path';
 import { translationRows } from '../../../src/server/content/translation-status.ts';
 import { runTranslations } from '../../helpers/translations.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
-import { loadSite } from '../../../src/server/content/site.ts';
+import { createSiteMemo, loadSite } from '../../../src/server/content/site.ts';
 import { loadContent } from '../../../src/server/content/load-content.ts';
 import { sourceFingerprint, translationStatus } from '../../../src/server/content/translation-record.ts';
 import { makePage } from '../../helpers/content.ts';
@@ -143,6 +143,27 @@ describe('a versioned site', () => {
     assert.equal(site.pages.get('en')!.get('docs/install')!.title, 'Install 1');
     assert.equal(site.paths.pathOf('de', 'docs/guides'), '/de/docs/anleitungen');
     assert.equal(site.pages.get('de')!.get('docs/guides')!.title, 'Anleitungen 1');
+  });
+});
+
+describe('a versioned site in the dev server, reloaded with its memo', () => {
+  test('after versions.json changes, every page is where the new versions.json puts it, even when its file did not change', () => {
+    const { localesDir, root } = twoVersions();
+    const memo = createSiteMemo();
+    const reload = (changed: string[]) =>
+      loadSite(localesDir, ['en', 'de'], 'en', loadMessages(localesDir, ['en', 'de'], 'en'), {
+        memo,
+        changed: new Set(changed),
+        warn: () => {},
+      });
+    assert.equal(reload([]).pages.get('en')!.get('docs/install')!.title, 'Install 2');
+    const list = join(root, 'versions', 'versions.json');
+    writeFileSync(list, versionsJson({ label: '2.0-beta', released: false }, [{ name: '1.0' }]));
+    const pages = reload([list]).pages.get('en')!;
+    assert.equal(pages.get('docs/next/install')?.title, 'Install 2');
+    assert.equal(pages.get('docs/next/install')?.key, 'docs/next/install');
+    assert.equal(pages.get('docs/install')?.title, 'Install 1');
+    assert.equal(pages.get('docs/install')?.key, 'docs/install');
   });
 });
 
