@@ -16,7 +16,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rename
 import { dirname, join } from 'node:path';
 import { availableParallelism, tmpdir } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
-import { charactersWithoutSpaces, termsOf } from '../src/i18n/search-text.ts';
+import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import type { CompiledMessages } from '../src/i18n/intl.ts';
 import { ContentError } from '../src/server/content/errors.ts';
 import { loadContent } from '../src/server/content/load-content.ts';
@@ -30,7 +30,7 @@ import { scopeLocale, scopeVersion } from '../src/routes/search/query.ts';
 import { cacheKey, openPageCache } from '../src/server/content/page-cache.ts';
 import { indexFiles, keepIndex, restoreIndex } from './index-cache.ts';
 import { hasLocale, keepLocale, localeKeys, restoreLocale } from './locale-cache.ts';
-import { openTermsCache } from './terms-cache.ts';
+import { memoisedTerms, openTermsCache, termsMemo } from './terms-cache.ts';
 import { openFrontMatterCache } from './front-matter-cache.ts';
 import type { FrontMatterMemo } from '../src/server/content/front-matter.ts';
 import { compressAsset } from './asset-compression.ts';
@@ -419,6 +419,8 @@ function fromLoaded(
  */
 async function stageIndexes(scopes: Scope[], stageDir: string, cache: ContentCache | null, localesDir: string): Promise<BuiltIndex[]> {
   const staged: BuiltIndex[] = [];
+  // One memo of texts' terms for all the locale's scopes: a frozen version's pages repeat the docs before them.
+  const seen = termsMemo(scopes[0] ? scopeLocale(scopes[0].scope) : '', scopes.length);
   for (let scope = scopes.shift(); scope; scope = scopes.shift()) {
     const { key } = scope;
     if ('restored' in scope) {
@@ -426,8 +428,8 @@ async function stageIndexes(scopes: Scope[], stageDir: string, cache: ContentCac
       continue;
     }
     // Each unchanged text's terms from the last build's (terms-cache.ts): only what changed is cut and stemmed.
-    const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope.scope, scopeLocale(scope.scope), cache.code);
-    const { chunks, compact } = writeSearchIndex(scopeLocale(scope.scope), scope.pages, terms ? terms.terms : termsOf);
+    const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope.scope, scopeLocale(scope.scope), cache.code, seen);
+    const { chunks, compact } = writeSearchIndex(scopeLocale(scope.scope), scope.pages, terms ? terms.terms : memoisedTerms(seen));
     terms?.save();
     const index = await stageIndex(scope.scope, chunks, stageDir, compact);
     if (cache && key) keepIndex(join(cache.dir, 'indexes'), key, index);

@@ -2,7 +2,6 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
 import { contentDates } from './git-dates.ts';
-import { markdownTwinBody } from './markdown-twin.ts';
 import { type FrontMatterMemo, isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { causeOf } from '../../i18n/failure-cause.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
@@ -11,21 +10,25 @@ import type { MessageCatalog } from './messages.ts';
 import { folderPages } from './folder-pages.ts';
 import { plainText } from './plain-text.ts';
 import { utf8Text } from './utf8-text.ts';
-import { CALLOUT_KINDS, renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
+import { CALLOUT_KINDS, type MarkdownLabels } from './markdown.ts';
+import { textCompiler } from './shared-renders.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
 import { type CachedPage, cacheKey, type PageCache } from './page-cache.ts';
 import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
-import { type Section, sectionsOf } from './sections.ts';
+import type { Section } from './sections.ts';
 import { readSectionFiles, sectionLabel } from './section-files.ts';
-import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
+import { readRecord, type TranslationRecord } from './translation-record.ts';
 import { type DocsVersion, isDocsKey, keyIn, baseKey, readVersions, type SiteVersions, versionOf } from './versions.ts';
 
 /**
  * All Markdown of all locales, compiled once at start-up. A request never reads a
  * file or runs Markdown: it looks a page up in `Site.pages`.
  */
+/** What the renders shared between a load's versions may hold (shared-renders.ts). */
+const SHARED_RENDER_BYTES = 48 * 1024 * 1024;
+
 export type SourcePage = FrontMatter & {
   /**
    * The page's identity in every locale: its file's path under `pages/`, decoded,
@@ -321,7 +324,8 @@ export function loadSite(
         }
         const kept = memo?.sources.get(file);
         const stamp = memo && (kept && changed && !changed.has(file) ? kept.stamp : statStamp(file));
-        const known = stamp ? kept : undefined;
+        // A source as last read, while its file and the version its tree is are unchanged (versions.json may move a tree).
+        const known = stamp && kept?.source.key === key && sameVersion(kept.source.version, version) ? kept : undefined;
         if (known && known.stamp === stamp) {
           place(locale, key, display, known.source.front.draft === true, known.source);
           continue;
@@ -463,6 +467,9 @@ export function loadSite(
     for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
     fragments.push(...links);
   };
+  // A frozen version repeats most of the docs before it word for word: each text is
+  // compiled once, and each page fills in its own links (shared-renders.ts).
+  const compileText = textCompiler(labels, frozen.length > 0, SHARED_RENDER_BYTES);
   const compile = (source: Source, servingLocale: string) => {
     // A fallback compiles the default locale's text again: its own mistakes are reported once, where it is served as itself.
     const own = servingLocale === source.locale;
@@ -584,22 +591,25 @@ export function loadSite(
       if ('image' in found) rewritten.set(src, found.image.src);
       return 'image' in found ? found.image : undefined;
     };
+    const { front, body, bodyLine } = source;
     const {
       html,
       headings,
-      tokens,
+      sections,
+      textLength,
+      twin,
+      fingerprint,
       problems: found,
       warnings,
-    } = renderMarkdown(source.body, {
-      host: { link, image },
-      labels: labels.get(source.locale)!,
-      lineOffset: source.bodyLine,
-    });
+    } = compileText(
+      { locale: source.locale, title: front.title, description: front.description, body, bodyLine },
+      { link, image },
+      rewritten,
+    );
     for (const { line, message } of found) report(line, message);
     if (own) for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
     settle(source, mistakes, pageFragments);
     const section = sectionFiles.get(source.key);
-    const twin = markdownTwinBody(source.body, rewritten, labels.get(source.locale)!);
     const page: SourcePage = {
       ...source.front,
       // The folder's _section.yml places it where its page's front matter does not.
@@ -613,11 +623,11 @@ export function loadSite(
       html: utf8Text(html),
       headings: () => headings,
       markdown: utf8Text(twin),
-      sections: sectionsOf(tokens),
-      textLength: textLength(source.body),
+      sections,
+      textLength,
       file: source.file,
       sourcePath: source.sourcePath,
-      fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
+      fingerprint,
       ...record,
       ...(lastUpdated !== undefined && { lastUpdated }),
       ...(source.generated && { generated: true }),
@@ -634,7 +644,7 @@ export function loadSite(
           page: toCached(page, html, headings, twin),
           mistakes,
           fragments: pageFragments,
-          warnings: own ? warnings : [],
+          warnings: own ? [...warnings] : [],
         });
     }
   };
@@ -672,6 +682,21 @@ function versionedSlug(version: DocsVersion, key: PageKey, slug: string | undefi
  * Whether a folder listed as `files` must be listed again: something changed under it (or
  * it, or a folder above it) that is not an edit of one of its page files, still there.
  */
+/** Whether a source read under `was` may be taken as read under `is`: the same version, with everything versions.json says of it. */
+function sameVersion(was: DocsVersion | undefined, is: DocsVersion | undefined): boolean {
+  return was === is || (was !== undefined && is !== undefined && versionText(was) === versionText(is));
+}
+
+/** A version as text, worked out once per version read (every source of a tree shares its version). */
+const versionTexts = new WeakMap<DocsVersion, string>();
+function versionText(version: DocsVersion): string {
+  const known = versionTexts.get(version);
+  if (known !== undefined) return known;
+  const text = JSON.stringify(version);
+  versionTexts.set(version, text);
+  return text;
+}
+
 function relist(dir: string, files: readonly string[], changed: ReadonlySet<string>): boolean {
   let known: Set<string> | undefined;
   for (const path of changed) {
