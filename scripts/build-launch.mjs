@@ -9,8 +9,8 @@
 //
 // V8's semi-spaces are 16 MB, V8's default for this heap size. The flag is the process's, so
 // it sizes the content threads' young generations too (a worker's resourceLimits cannot
-// lower it): two threads' young generations are resident at once, and 32 MB semi-spaces
-// cost about 150 MB of the 10,000-page bench site's peak, for a few per cent less CPU.
+// lower it): two threads' young generations are resident at once, and larger semi-spaces
+// raised a large site's peak memory much more than they saved in garbage collection.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -5,7 +5,7 @@
 // Japanese into words). The content caches (page-cache.ts, build-content.ts) key every
 // entry with it: a change to any of these compiles everything again. `npm run build` takes it
 // from a memo (storedCompilerCodeHash) while none of those files, nor the folders holding
-// them, changed: resolving the import graph and reading the files took about a second of
+// them, changed: resolving the import graph and reading the files was a large part of
 // every rebuild.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
