@@ -160,11 +160,12 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
   // The builds' caches in a folder of their own, empty at first: the first build is cold on every run.
   const cache = freshCacheDir();
   const buildEnv = { ...env, ...cache.env };
-  // Balanced: a generated docs page, a copy of the default site's routing page (large-site.ts), with its own
-  // sidebar. Flat: a page in the middle of the largest section, against a page of a small section.
-  const large = flat ? flatPage(localesDir) : generatedPage(localesDir);
   const copied = flat ? '/en/docs/routing' : '/de/docs/routing';
   try {
+    // Balanced: a generated docs page, a copy of the default site's routing page (large-site.ts), with its own
+    // sidebar. Flat: a page in the middle of the largest section, against a page of a small section.
+    // (Inside the try: a site too small for it still has its folders removed.)
+    const large = flat ? flatPage(localesDir) : generatedPage(localesDir);
     const build = timedBuild(buildEnv);
     // Built again with nothing changed (the warm floor), then after one page's text changed: the
     // content cache keeps every other page and every locale whose inputs did not change
