@@ -158,7 +158,9 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
     chunkNames: 'chunk-[hash]',
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
-    sourcemap: dev ? 'inline' : false,
+    // Dev: maps in files of their own, linked by a comment, which the browser fetches only while
+    // its developer tools are open: a reload after a save loads and parses the code alone.
+    sourcemap: dev ? 'linked' : false,
     // Messages arrive pre-parsed (ICU AST), so the browser never needs the ICU parser; and
     // every message gets its formatters from src/i18n/intl.ts, so no memoiser of defaults.
     alias: {
