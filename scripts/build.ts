@@ -45,6 +45,9 @@ export function cacheWanted(argv: readonly string[], env: NodeJS.ProcessEnv): bo
 /** What runs each esbuild build: esbuild.build by default; `npm run dev` passes one that rebuilds incrementally. */
 export type Bundler = typeof esbuild.build;
 
+/** Takes the server's bundle in place of the build (see `build`'s `takeServer`). */
+type ServerTaker = (files: esbuild.OutputFile[]) => Promise<void>;
+
 /**
  * `dev` (used by `npm run dev`, into .dev/): readable bundles with React's
  * development build, no precompression, no size budget, and no content
@@ -54,17 +57,24 @@ export async function build({
   outDir = join(ROOT_DIR, 'dist'),
   dev = false,
   bundler = esbuild.build as Bundler,
+  takeServer,
 }: {
   outDir?: string;
   dev?: boolean;
   bundler?: Bundler;
+  /**
+   * `npm run dev`: is handed the server's bundle as soon as it is made, to write it to
+   * <outDir>/server and start it while the browser's bundle is still being made; the
+   * build then leaves that folder alone.
+   */
+  takeServer?: ServerTaker;
 } = {}): Promise<void> {
   const dist = outDir;
   const assetsDir = join(dist, 'client', 'assets');
   // esbuild bundles in memory (write: false) while the content is compiled and indexed
   // beside it; nothing in dist/ changes until both are done, so a content error leaves
   // the last good build in place.
-  const bundling = bundle(dist, assetsDir, dev, bundler);
+  const bundling = bundle(dist, assetsDir, dev, bundler, takeServer);
   // A failed bundle is reported where it is awaited, not as an unhandled rejection meanwhile.
   bundling.catch(() => {});
   const content = dev ? null : await checkContent(dirname(dist));
@@ -74,7 +84,9 @@ export async function build({
   try {
     bundled = await bundling;
     const { files } = bundled;
-    rmSync(dist, { recursive: true, force: true });
+    if (!takeServer) rmSync(dist, { recursive: true, force: true });
+    else
+      for (const entry of existsSync(dist) ? readdirSync(dist) : []) if (entry !== 'server') rmSync(join(dist, entry), { recursive: true });
     mkdirSync(assetsDir, { recursive: true });
     for (const file of files) {
       mkdirSync(dirname(file.path), { recursive: true });
@@ -142,7 +154,7 @@ export async function build({
 }
 
 /** Every bundle (client, chooser, server, export program), made in memory: their files and the metafiles read later. */
-async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bundler) {
+async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bundler, takeServer?: ServerTaker) {
   const client = bundler({
     // site.css: the critical rules, inlined in every page (manifest.criticalCss); deferred.css: the rest, linked.
     entryPoints: { main: 'src/client/main.tsx', critical: 'src/client/site.css', styles: 'src/client/deferred.css' },
@@ -253,7 +265,11 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
         }),
       )
     ).flat();
-  const built = await Promise.all([client, chooser, server]);
+  // Handed over (dev), the server's files are not written with the rest; the build ends once
+  // they were taken, also when the browser's bundle failed first.
+  const taken = takeServer && server.then((result) => takeServer(result.outputFiles ?? []));
+  if (taken) await Promise.allSettled([client, taken]);
+  const [built] = await Promise.all([Promise.all([client, chooser, taken ? null : server]), taken]);
   const compressed = (await Promise.all([siblings(client), siblings(chooser)])).flat();
   const files: { path: string; contents: Uint8Array }[] = [...built.flatMap((result) => result?.outputFiles ?? []), ...compressed];
   return { client: await client, chooser: await chooser, files };

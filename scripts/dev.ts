@@ -23,7 +23,8 @@
 import { versionsDirOf } from '../src/server/content/versions.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { type FSWatcher, watch } from 'chokidar';
@@ -154,21 +155,50 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
     // Stopped while esbuild works: requests wait for the new server anyway (see `ready`).
     const stopped = stopChild();
     problem = null;
+    // The next server, started on its own bundle while esbuild still makes the browser's.
+    let starting: Promise<string | null> | null = null;
     if (rebuild) {
+      const code = takeCompilerCode();
+      const building = build({
+        outDir: DEV_DIR,
+        dev: true,
+        bundler: incremental,
+        takeServer: async (files) => {
+          writeFiles(join(DEV_DIR, 'server'), files);
+          compilerCode = await code;
+          await stopped;
+          starting = startChild(building);
+        },
+      });
       try {
-        [, compilerCode] = await Promise.all([build({ outDir: DEV_DIR, dev: true, bundler: incremental }), takeCompilerCode()]);
+        await building;
       } catch (error) {
         problem = describeBuildError(error);
       }
+      compilerCode = await code;
     }
     await stopped;
-    if (!problem) problem = await startChild();
+    if (!problem) problem = await (starting ?? startChild());
+    else if (starting) {
+      // The browser's bundle failed: the server started on the new one is not kept.
+      await stopChild();
+      await starting;
+    }
   } else {
     problem = await askChild({ type: 'content', ...(changed && { changed }) });
   }
   if (problem) process.stderr.write(`\n${problem}\n\n`);
   else say(`${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms${reusedNote()}`);
   announce(inPlace && !problem && !hadProblem);
+}
+
+/** Replaces the files in `dir` with `files` (esbuild's, named by absolute path). */
+function writeFiles(dir: string, files: readonly esbuild.OutputFile[]): void {
+  rmSync(dir, { recursive: true, force: true });
+  for (const file of files) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.contents);
+  }
 }
 
 /** The compiler's files (compiler-code.ts's import graph, as esbuild names them) as last resolved; null: not yet. */
@@ -228,9 +258,11 @@ let answer: ((message: FromDevServer | null) => void) | null = null;
 
 /**
  * Starts the server (scripts/dev-server.ts) and waits for its first load: null when it
- * serves, else the content's mistakes or what it printed when it stopped.
+ * serves, else the content's mistakes or what it printed when it stopped. `built`: when
+ * the rest of the build is written (the server compiles the content meanwhile, and makes
+ * the site once it is told); the server is not told when it fails.
  */
-async function startChild(): Promise<string | null> {
+async function startChild(built: Promise<unknown> = Promise.resolve()): Promise<string | null> {
   const server = spare?.exitCode === null && spare.connected ? spare : startSpare();
   spare = null;
   const kept = PAGE_CACHE_DIR && compilerCode && { POLYSITE_DEV_PAGE_CACHE: PAGE_CACHE_DIR, POLYSITE_COMPILER_CODE: compilerCode };
@@ -245,8 +277,13 @@ async function startChild(): Promise<string | null> {
     if (!line.includes('"msg":"request"')) process.stdout.write(`${line}\n`);
   });
   server.on('message', (message: FromDevServer) => {
-    if (message.type === 'listening') appPort = message.port;
-    else answer?.(message);
+    if (message.type !== 'listening') return answer?.(message);
+    appPort = message.port;
+    // Told once it listens: its own handlers are set by then (a message before would reach dev-spare.mjs only).
+    built.then(
+      () => server.connected && server.send({ type: 'built' } satisfies ToDevServer),
+      () => {},
+    );
   });
   server.once('exit', () => {
     if (answer) return answer(null);
