@@ -4,16 +4,16 @@
 // copy of the project: a Markdown page and messages.json of the default site, a screen
 // under src/ (rebuild and restart), and a Markdown page of a generated site of
 // BENCH_DEV_PAGES pages (10,000 by default; 0 leaves it out).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../test/helpers/browser.ts';
 import { ROOT_DIR } from '../../src/server/config.ts';
 import { generateLargeSite } from '../large-site.ts';
-import { median } from './harness.ts';
+import { hasTaskset, median } from './harness.ts';
 
 const SAVES = Number(process.env.BENCH_DEV_SAVES ?? 10);
 const LARGE_PAGES = Number(process.env.BENCH_DEV_PAGES ?? 10_000);
@@ -101,6 +101,9 @@ async function open(browser: Browser, url: string): Promise<Page> {
 }
 
 export async function devPass(): Promise<void> {
+  // `npm run dev` (esbuild, its servers) and Chromium get every CPU, as on an author's machine:
+  // not the load generator's one CPU (harness.ts), which their children would inherit.
+  if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
   const browser = await launchBrowser();
   try {
     console.log('\nnpm run dev: from an atomic save to the new text in Chromium');
