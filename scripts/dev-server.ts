@@ -37,7 +37,7 @@ import type { SearchMemo, SiteSearch } from '../src/server/site/site-search.ts';
 import { type LoadedContent, prepareContent } from '../src/server/site/prepare-site.ts';
 
 /** `changed`: the paths under the content the watcher saw change since the last message; absent, every file is checked. */
-export type ToDevServer = { type: 'content'; changed?: string[] } | { type: 'built' };
+export type ToDevServer = { type: 'content' | 'built'; changed?: string[] };
 export type FromDevServer =
   | { type: 'listening'; port: number }
   /** `reused`: at a server's first load with the page cache, how many of its `pages` came from it. */
@@ -119,20 +119,28 @@ function tell(message: FromDevServer, then?: () => void): void {
 
 const config = loadConfig();
 const log = createLogger(undefined, config.logLevel);
-/** The build's manifest, read once dev.ts says the build is whole (a failure is the first load's to report). */
-const manifest = new Promise<Manifest>((resolve, reject) => {
-  const whenBuilt = (message: ToDevServer) => {
-    if (message.type !== 'built') return;
-    process.off('message', whenBuilt);
-    try {
-      resolve(readManifest(config.distDir));
-    } catch (error) {
-      reject(error);
-    }
-  };
-  process.on('message', whenBuilt);
+/**
+ * The build's manifest, read when dev.ts says the build is whole: the first load waits for
+ * it. A later build (one that left this server's bundle as it was: only the browser's code
+ * or an image changed) is read the same way, and the site made again with it.
+ */
+let firstBuild: ((manifest: Promise<Manifest>) => void) | null = null;
+let manifest = new Promise<Manifest>((resolve) => {
+  firstBuild = resolve;
 });
-manifest.catch(() => {});
+
+function readBuild(): void {
+  const read = new Promise<Manifest>((resolve) => resolve(readManifest(config.distDir)));
+  // A failure is reported by the load that waits for it.
+  read.catch(() => {});
+  if (firstBuild) {
+    firstBuild(read);
+    firstBuild = null;
+    return;
+  }
+  manifest = read;
+  void reload();
+}
 const lifecycle = new Lifecycle();
 const memo = createSiteMemo();
 const dates = gitDatesReader(config.localesDir);
@@ -207,9 +215,11 @@ function withLaterIndexes(search: SiteSearch, next: RequestListener): RequestLis
 }
 
 process.on('message', (message: ToDevServer) => {
-  if (message.type !== 'content') return;
+  // The build this server was started for: its first load has nothing of its own to check again.
+  if (message.type === 'built' && firstBuild) return readBuild();
   noteChanged(message.changed);
-  void reload();
+  if (message.type === 'built') readBuild();
+  else void reload();
 });
 // The proxy's IPC channel closes when it stops: so does this server.
 process.on('disconnect', () => process.exit(0));

@@ -86,13 +86,13 @@ let compilerCode: string | null = null;
  * from the files as they were before the save (a build that failed on one bundle returns
  * while the others still run).
  */
-const contexts = new Map<string, { context: Promise<esbuild.BuildContext>; last: Promise<unknown> }>();
+const contexts = new Map<string, { context: Promise<esbuild.BuildContext>; last: Promise<esbuild.BuildResult> }>();
 const incremental = (async (options: esbuild.BuildOptions) => {
   const key = JSON.stringify(options);
   let kept = contexts.get(key);
   if (!kept) {
     const context = esbuild.context(options);
-    kept = { context, last: Promise.resolve() };
+    kept = { context, last: Promise.reject(new Error('not built yet')) };
     contexts.set(key, kept);
     context.catch(() => contexts.delete(key));
   }
@@ -101,6 +101,29 @@ const incremental = (async (options: esbuild.BuildOptions) => {
   kept.last = next;
   return next;
 }) as Bundler;
+
+/**
+ * The bundler of one rebuild of the site's bundles: a bundle none of whose files changed
+ * (its last build's inputs, from its metafile) is not made again, its last result is
+ * given as it was. `changed`: the files under src/ saved since the last rebuild
+ * (absolute paths); null when that is not known or a file was added or removed there
+ * (it may now be resolved in place of another): every bundle is made again.
+ */
+function bundlerFor(changed: ReadonlySet<string> | null): { bundler: Bundler; made: Set<string> } {
+  const names = changed && new Set([...changed].map((file) => relative(ROOT_DIR, file).split(sep).join('/')));
+  /** The platforms of the bundles made again (`browser`, `node`). */
+  const made = new Set<string>();
+  const bundler = (async (options: esbuild.BuildOptions) => {
+    const withInputs = { ...options, metafile: true };
+    const kept = contexts.get(JSON.stringify(withInputs));
+    const last = await kept?.last.catch(() => null);
+    const inputs = last?.metafile?.inputs;
+    if (names && inputs && ![...names].some((name) => name in inputs)) return last;
+    made.add(options.platform ?? 'browser');
+    return incremental(withInputs);
+  }) as Bundler;
+  return { bundler, made };
+}
 
 let problem: string | null = null;
 let child: ChildProcess | null = null;
@@ -151,22 +174,36 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
   // Only pages changed, and the server keeps running: open tabs can take the new page data in place.
   const inPlace = !rebuild && !restart && child !== null && !!changed?.length && changed.every((file) => file.endsWith('.md'));
   const hadProblem = problem !== null;
+  /** Said when a rebuild made one bundle only, or kept the server running. */
+  let partly = '';
   if (rebuild || restart || !child) {
-    // Stopped while esbuild works: requests wait for the new server anyway (see `ready`).
-    const stopped = stopChild();
     problem = null;
+    // The server runs on, told to read the new build, when its bundle is the one it runs.
+    const running = rebuild && !restart ? child : null;
+    // Else stopped while esbuild works: requests wait for the new server anyway (see `ready`).
+    const stopped = running ? Promise.resolve() : stopChild();
+    let kept = false;
     // The next server, started on its own bundle while esbuild still makes the browser's.
     let starting: Promise<string | null> | null = null;
     if (rebuild) {
-      const code = takeCompilerCode();
+      const changedSrc = changedCode;
+      changedCode = new Set();
+      const code = takeCompilerCode(changedSrc);
+      const codeBefore = compilerCode;
+      const { bundler, made } = bundlerFor(changedSrc);
       const building = build({
         outDir: DEV_DIR,
         dev: true,
-        bundler: incremental,
+        bundler,
         takeServer: async (files) => {
-          writeFiles(join(DEV_DIR, 'server'), files);
           compilerCode = await code;
-          await stopped;
+          if (running && child === running && files === serverFiles && compilerCode === codeBefore) {
+            kept = true;
+            return;
+          }
+          await Promise.all([stopped, stopChild()]);
+          writeFiles(join(DEV_DIR, 'server'), files);
+          serverFiles = files;
           starting = startChild(building);
         },
       });
@@ -176,19 +213,25 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
         problem = describeBuildError(error);
       }
       compilerCode = await code;
+      const what =
+        made.size === 2 ? '' : made.has('node') ? "the server's code only" : made.has('browser') ? "the browser's code only" : 'no code';
+      partly = [what, kept && 'the server runs on'].filter(Boolean).join(', ');
     }
     await stopped;
-    if (!problem) problem = await (starting ?? startChild());
-    else if (starting) {
-      // The browser's bundle failed: the server started on the new one is not kept.
+    if (problem) {
+      // A bundle failed: no server runs on a build that is not whole (the fix starts one).
       await stopChild();
       await starting;
-    }
+    } else if (kept) problem = await askChild({ type: 'built', ...(changed && { changed }) });
+    else problem = await (starting ?? startChild());
   } else {
     problem = await askChild({ type: 'content', ...(changed && { changed }) });
   }
   if (problem) process.stderr.write(`\n${problem}\n\n`);
-  else say(`${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms${reusedNote()}`);
+  else
+    say(
+      `${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms${reusedNote()}${partly && `; ${partly}`}`,
+    );
   announce(inPlace && !problem && !hadProblem);
 }
 
@@ -201,6 +244,9 @@ function writeFiles(dir: string, files: readonly esbuild.OutputFile[]): void {
   }
 }
 
+/** The server bundle's files the last server was started on (the bundler gives the same array when it did not make it again). */
+let serverFiles: esbuild.OutputFile[] | null = null;
+
 /** The compiler's files (compiler-code.ts's import graph, as esbuild names them) as last resolved; null: not yet. */
 let compilerFiles: string[] | null = null;
 /** The files under src/ changed since the last rebuild (absolute paths); null after a watcher error. */
@@ -211,10 +257,8 @@ let changedCode: Set<string> | null = new Set();
  * (which files) is resolved again only when a file in it changed, since only a file in it
  * can import another; esbuild's graph build then runs incrementally beside the bundles'.
  */
-async function takeCompilerCode(): Promise<string | null> {
+async function takeCompilerCode(changed: ReadonlySet<string> | null): Promise<string | null> {
   if (!PAGE_CACHE_DIR) return null;
-  const changed = changedCode;
-  changedCode = new Set();
   try {
     const known = compilerFiles && new Set(compilerFiles);
     if (!known || !changed || [...changed].some((file) => known.has(relative(ROOT_DIR, file).split(sep).join('/')))) {
@@ -551,7 +595,11 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
   watcher.on('all', (event, path) => {
     if (!matters(event, path)) return;
     changedFiles?.add(resolve(path));
-    if (!relative(join(ROOT_DIR, 'src'), path).startsWith('..')) changedCode?.add(resolve(path));
+    if (!relative(join(ROOT_DIR, 'src'), path).startsWith('..')) {
+      // A file added or removed may be resolved in place of another: every bundle is made again.
+      if (event === 'change') changedCode?.add(resolve(path));
+      else changedCode = null;
+    }
     batch.add(path);
     if (timer === undefined)
       timer = setTimeout(() => {
