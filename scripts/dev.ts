@@ -3,10 +3,12 @@
  * React's development build), runs the dev server there (scripts/dev-server.ts), and
  * puts a small proxy in front of it on PORT (default 3000) that
  *   - watches src/ and the locales with one watcher kept for the session,
- *   - rebuilds and restarts on a change under src/: esbuild rebuilds incrementally (each
- *     bundle's context is kept for the session), a server waiting with its packages loaded
- *     (dev-spare.mjs) starts, and it takes the pages the last one compiled from the page
- *     cache, unless the content's compiler changed,
+ *   - rebuilds on a change under src/: esbuild makes again the bundles that import a saved
+ *     file (incrementally: each bundle's context is kept for the session). A new server
+ *     bundle starts a server waiting with its packages loaded (dev-spare.mjs) before the
+ *     browser's bundle is done, and it takes the pages the last one compiled from the page
+ *     cache, unless the content's compiler changed; else the running server reads the new
+ *     build and makes its site again,
  *   - has the server reload its content in place on a change under locales/ (it
  *     compiles the pages that changed and reuses the rest), and rebuilds and
  *     restarts when it is an image (the build copies them into the assets),

@@ -220,7 +220,7 @@ test('a TypeScript syntax error shows the overlay with file, line and column', a
   );
 });
 
-test("a syntax error in the browser's code alone shows the overlay, though the server's bundle was made and started", async () => {
+test("a syntax error in the browser's code alone shows the overlay, and its fix serves the site", async () => {
   await breakAndFix('src/client/main.tsx', '/en', (text) => `${text}\nexport const broken = ;\n`, /src\/client\/main\.tsx:\d+:\d+: /);
 });
 
