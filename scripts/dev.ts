@@ -26,7 +26,7 @@ import { versionsDirOf } from '../src/server/content/versions.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { type FSWatcher, watch } from 'chokidar';
@@ -88,13 +88,13 @@ let compilerCode: string | null = null;
  * from the files as they were before the save (a build that failed on one bundle returns
  * while the others still run).
  */
-const contexts = new Map<string, { context: Promise<esbuild.BuildContext>; last: Promise<esbuild.BuildResult> }>();
+const contexts = new Map<string, { context: Promise<esbuild.BuildContext>; last: Promise<esbuild.BuildResult | null> }>();
 const incremental = (async (options: esbuild.BuildOptions) => {
   const key = JSON.stringify(options);
   let kept = contexts.get(key);
   if (!kept) {
     const context = esbuild.context(options);
-    kept = { context, last: Promise.reject(new Error('not built yet')) };
+    kept = { context, last: Promise.resolve(null) };
     contexts.set(key, kept);
     context.catch(() => contexts.delete(key));
   }
@@ -112,19 +112,43 @@ const incremental = (async (options: esbuild.BuildOptions) => {
  * (it may now be resolved in place of another): every bundle is made again.
  */
 function bundlerFor(changed: ReadonlySet<string> | null): { bundler: Bundler; made: Set<string> } {
-  const names = changed && new Set([...changed].map((file) => relative(ROOT_DIR, file).split(sep).join('/')));
+  const files = changed && realPaths([...changed]);
   /** The platforms of the bundles made again (`browser`, `node`). */
   const made = new Set<string>();
   const bundler = (async (options: esbuild.BuildOptions) => {
     const withInputs = { ...options, metafile: true };
     const kept = contexts.get(JSON.stringify(withInputs));
     const last = await kept?.last.catch(() => null);
-    const inputs = last?.metafile?.inputs;
-    if (names && inputs && ![...names].some((name) => name in inputs)) return last;
+    const inputs = last && inputsOf(last);
+    if (files && inputs && !files.some((file) => inputs.has(file))) return last;
     made.add(options.platform ?? 'browser');
     return incremental(withInputs);
   }) as Bundler;
   return { bundler, made };
+}
+
+/** A build's input files, by real path (esbuild names them as resolved, a symlinked folder perhaps by its target). */
+const inputsKept = new WeakMap<esbuild.BuildResult, Set<string>>();
+
+function inputsOf(result: esbuild.BuildResult): Set<string> | null {
+  if (!result.metafile) return null;
+  let inputs = inputsKept.get(result);
+  if (!inputs) {
+    inputs = new Set(realPaths(Object.keys(result.metafile.inputs).map((name) => resolve(ROOT_DIR, name))) ?? []);
+    inputsKept.set(result, inputs);
+  }
+  return inputs;
+}
+
+/** The real paths of `files`; a file gone meanwhile is named as given. */
+function realPaths(files: readonly string[]): string[] {
+  return files.map((file) => {
+    try {
+      return realpathSync(file);
+    } catch {
+      return file;
+    }
+  });
 }
 
 let problem: string | null = null;
