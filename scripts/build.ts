@@ -46,6 +46,9 @@ export function cacheWanted(argv: readonly string[], env: NodeJS.ProcessEnv): bo
 /** What runs each esbuild build: esbuild.build by default; `npm run dev` passes one that rebuilds incrementally. */
 export type Bundler = typeof esbuild.build;
 
+/** Takes the server's bundle in place of the build (see `build`'s `takeServer`). */
+type ServerTaker = (files: esbuild.OutputFile[]) => Promise<void>;
+
 /**
  * `dev` (used by `npm run dev`, into .dev/): readable bundles with React's
  * development build, no precompression, no size budget, and no content
@@ -55,17 +58,24 @@ export async function build({
   outDir = join(ROOT_DIR, 'dist'),
   dev = false,
   bundler = esbuild.build as Bundler,
+  takeServer,
 }: {
   outDir?: string;
   dev?: boolean;
   bundler?: Bundler;
+  /**
+   * `npm run dev`: is handed the server's bundle as soon as it is made, to write it to
+   * <outDir>/server and start it while the browser's bundle is still being made; the
+   * build then leaves that folder alone.
+   */
+  takeServer?: ServerTaker;
 } = {}): Promise<void> {
   const dist = outDir;
   const assetsDir = join(dist, 'client', 'assets');
   // esbuild bundles in memory (write: false) while the content is compiled and indexed
   // beside it; nothing in dist/ changes until both are done, so a content error leaves
   // the last good build in place.
-  const bundling = bundle(dist, assetsDir, dev, bundler);
+  const bundling = bundle(dist, assetsDir, dev, bundler, takeServer);
   // A failed bundle is reported where it is awaited, not as an unhandled rejection meanwhile.
   bundling.catch(() => {});
   const content = dev ? null : await checkContent(dirname(dist));
@@ -75,7 +85,9 @@ export async function build({
   try {
     bundled = await bundling;
     const { files } = bundled;
-    rmSync(dist, { recursive: true, force: true });
+    if (!takeServer) rmSync(dist, { recursive: true, force: true });
+    else
+      for (const entry of existsSync(dist) ? readdirSync(dist) : []) if (entry !== 'server') rmSync(join(dist, entry), { recursive: true });
     mkdirSync(assetsDir, { recursive: true });
     for (const file of files) {
       mkdirSync(dirname(file.path), { recursive: true });
@@ -143,7 +155,7 @@ export async function build({
 }
 
 /** Every bundle (client, chooser, server, export program), made in memory: their files and the metafiles read later. */
-async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bundler) {
+async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bundler, takeServer?: ServerTaker) {
   const client = bundler({
     // site.css: the critical rules, inlined in every page (manifest.criticalCss); deferred.css: the rest, linked.
     entryPoints: { main: 'src/client/main.tsx', critical: 'src/client/site.css', styles: 'src/client/deferred.css' },
@@ -159,7 +171,9 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
     chunkNames: 'chunk-[hash]',
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
-    sourcemap: dev ? 'inline' : false,
+    // Dev: maps in files of their own, linked by a comment, which the browser fetches only while
+    // its developer tools are open: a reload after a save loads and parses the code alone.
+    sourcemap: dev ? 'linked' : false,
     // Messages arrive pre-parsed (ICU AST), so the browser never needs the ICU parser; and
     // every message gets its formatters from src/i18n/intl.ts, so no memoiser of defaults.
     alias: {
@@ -234,6 +248,9 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
     minifyWhitespace: !dev,
     minifySyntax: !dev,
     sourcemap: true,
+    // Dev: maps without the sources' text, which Node does not need to map a stack (the files are
+    // on disk): less for esbuild to write at each rebuild, and for the next server to read as it starts.
+    sourcesContent: !dev,
     logLevel: 'warning',
     write: false,
   });
@@ -252,7 +269,11 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
         }),
       )
     ).flat();
-  const built = await Promise.all([client, chooser, server]);
+  // Handed over (dev), the server's files are not written with the rest; the build ends once
+  // they were taken, also when the browser's bundle failed first.
+  const taken = takeServer && server.then((result) => takeServer(result.outputFiles ?? []));
+  if (taken) await Promise.allSettled([client, taken]);
+  const [built] = await Promise.all([Promise.all([client, chooser, taken ? null : server]), taken]);
   const compressed = (await Promise.all([siblings(client), siblings(chooser)])).flat();
   const files: { path: string; contents: Uint8Array }[] = [...built.flatMap((result) => result?.outputFiles ?? []), ...compressed];
   return { client: await client, chooser: await chooser, files };

@@ -15,6 +15,9 @@
  * Talks to dev.ts over IPC: it is told `{ type: 'content' }`, and answers each load
  * (the first included) with `ready`, `problem` (the content's mistakes, with file and
  * line; the last good site stays loaded) or `restart` (the set of locales changed).
+ * It starts as soon as its own bundle is written, while the browser's is still being
+ * made: its first load compiles the content, then waits for `{ type: 'built' }` (the
+ * build's manifest is written) to make the site.
  */
 import { createServer, type RequestListener } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -29,12 +32,12 @@ import { createLogger } from '../src/server/http/log.ts';
 import { loadMessages, type MessageCatalog } from '../src/server/content/messages.ts';
 import { createSiteMemo, loadSite, type SiteMemo } from '../src/server/content/site.ts';
 import { openPageCache, type PageCache } from '../src/server/content/page-cache.ts';
-import { readManifest } from '../src/server/site/manifest.ts';
+import { type Manifest, readManifest } from '../src/server/site/manifest.ts';
 import type { SearchMemo, SiteSearch } from '../src/server/site/site-search.ts';
 import { type LoadedContent, prepareContent } from '../src/server/site/prepare-site.ts';
 
 /** `changed`: the paths under the content the watcher saw change since the last message; absent, every file is checked. */
-export type ToDevServer = { type: 'content'; changed?: string[] };
+export type ToDevServer = { type: 'content' | 'built'; changed?: string[] };
 export type FromDevServer =
   | { type: 'listening'; port: number }
   /** `reused`: at a server's first load with the page cache, how many of its `pages` came from it. */
@@ -116,7 +119,28 @@ function tell(message: FromDevServer, then?: () => void): void {
 
 const config = loadConfig();
 const log = createLogger(undefined, config.logLevel);
-const manifest = readManifest(config.distDir);
+/**
+ * The build's manifest, read when dev.ts says the build is whole: the first load waits for
+ * it. A later build (one that left this server's bundle as it was: only the browser's code
+ * or an image changed) is read the same way, and the site made again with it.
+ */
+let firstBuild: ((manifest: Promise<Manifest>) => void) | null = null;
+let manifest = new Promise<Manifest>((resolve) => {
+  firstBuild = resolve;
+});
+
+function readBuild(): void {
+  const read = new Promise<Manifest>((resolve) => resolve(readManifest(config.distDir)));
+  // A failure is reported by the load that waits for it.
+  read.catch(() => {});
+  if (firstBuild) {
+    firstBuild(read);
+    firstBuild = null;
+    return;
+  }
+  manifest = read;
+  void reload();
+}
 const lifecycle = new Lifecycle();
 const memo = createSiteMemo();
 const dates = gitDatesReader(config.localesDir);
@@ -129,7 +153,7 @@ const NOT_YET: RequestListener = (_req, res) => {
 let handle: RequestListener = NOT_YET;
 
 /** Compiles the content as it is now and, when it loads, serves it from the next request on. */
-function reload(): void {
+async function reload(): Promise<void> {
   const started = performance.now();
   // The first load only: the later ones reuse what `memo` and `searchMemo` hold.
   const kept = firstLoad;
@@ -147,7 +171,7 @@ function reload(): void {
       reused = { pages: kept.pages.reused, of: [...loaded.site.pages.values()].reduce((sum, pages) => sum + pages.size, 0) };
       seedSearchMemo(kept.searchFile, kept.code, loaded.site, searchMemo);
     }
-    const site = prepareContent(config, manifest, loaded, { log, searchMemo });
+    const site = prepareContent(config, await manifest, loaded, { log, searchMemo });
     // A new app: its render caches start empty, so nothing compiled before the edit is served.
     handle = withLaterIndexes(site.search, createSite({ config, site, log, lifecycle, relay: null }).handle);
   } catch (error) {
@@ -191,9 +215,11 @@ function withLaterIndexes(search: SiteSearch, next: RequestListener): RequestLis
 }
 
 process.on('message', (message: ToDevServer) => {
-  if (message.type !== 'content') return;
+  // The build this server was started for: its first load has nothing of its own to check again.
+  if (message.type === 'built' && firstBuild) return readBuild();
   noteChanged(message.changed);
-  reload();
+  if (message.type === 'built') readBuild();
+  else void reload();
 });
 // The proxy's IPC channel closes when it stops: so does this server.
 process.on('disconnect', () => process.exit(0));
@@ -201,5 +227,5 @@ process.on('disconnect', () => process.exit(0));
 const server = createServer((req, res) => handle(req, res));
 server.listen(0, '127.0.0.1', () => {
   tell({ type: 'listening', port: (server.address() as { port: number }).port });
-  reload();
+  void reload();
 });

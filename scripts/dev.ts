@@ -3,10 +3,12 @@
  * React's development build), runs the dev server there (scripts/dev-server.ts), and
  * puts a small proxy in front of it on PORT (default 3000) that
  *   - watches src/ and the locales with one watcher kept for the session,
- *   - rebuilds and restarts on a change under src/: esbuild rebuilds incrementally (each
- *     bundle's context is kept for the session), a server waiting with its packages loaded
- *     (dev-spare.mjs) starts, and it takes the pages the last one compiled from the page
- *     cache, unless the content's compiler changed,
+ *   - rebuilds on a change under src/: esbuild makes again the bundles that import a saved
+ *     file (incrementally: each bundle's context is kept for the session). A new server
+ *     bundle starts a server waiting with its packages loaded (dev-spare.mjs) before the
+ *     browser's bundle is done, and it takes the pages the last one compiled from the page
+ *     cache, unless the content's compiler changed; else the running server reads the new
+ *     build and makes its site again,
  *   - has the server reload its content in place on a change under locales/ (it
  *     compiles the pages that changed and reuses the rest), and rebuilds and
  *     restarts when it is an image (the build copies them into the assets),
@@ -23,7 +25,8 @@
 import { versionsDirOf } from '../src/server/content/versions.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { type FSWatcher, watch } from 'chokidar';
@@ -85,13 +88,13 @@ let compilerCode: string | null = null;
  * from the files as they were before the save (a build that failed on one bundle returns
  * while the others still run).
  */
-const contexts = new Map<string, { context: Promise<esbuild.BuildContext>; last: Promise<unknown> }>();
+const contexts = new Map<string, { context: Promise<esbuild.BuildContext>; last: Promise<esbuild.BuildResult | null> }>();
 const incremental = (async (options: esbuild.BuildOptions) => {
   const key = JSON.stringify(options);
   let kept = contexts.get(key);
   if (!kept) {
     const context = esbuild.context(options);
-    kept = { context, last: Promise.resolve() };
+    kept = { context, last: Promise.resolve(null) };
     contexts.set(key, kept);
     context.catch(() => contexts.delete(key));
   }
@@ -100,6 +103,53 @@ const incremental = (async (options: esbuild.BuildOptions) => {
   kept.last = next;
   return next;
 }) as Bundler;
+
+/**
+ * The bundler of one rebuild of the site's bundles: a bundle none of whose files changed
+ * (its last build's inputs, from its metafile) is not made again, its last result is
+ * given as it was. `changed`: the files under src/ saved since the last rebuild
+ * (absolute paths); null when that is not known or a file was added or removed there
+ * (it may now be resolved in place of another): every bundle is made again.
+ */
+function bundlerFor(changed: ReadonlySet<string> | null): { bundler: Bundler; made: Set<string> } {
+  const files = changed && realPaths([...changed]);
+  /** The platforms of the bundles made again (`browser`, `node`). */
+  const made = new Set<string>();
+  const bundler = (async (options: esbuild.BuildOptions) => {
+    const withInputs = { ...options, metafile: true };
+    const kept = contexts.get(JSON.stringify(withInputs));
+    const last = await kept?.last.catch(() => null);
+    const inputs = last && inputsOf(last);
+    if (files && inputs && !files.some((file) => inputs.has(file))) return last;
+    made.add(options.platform ?? 'browser');
+    return incremental(withInputs);
+  }) as Bundler;
+  return { bundler, made };
+}
+
+/** A build's input files, by real path (esbuild names them as resolved, a symlinked folder perhaps by its target). */
+const inputsKept = new WeakMap<esbuild.BuildResult, Set<string>>();
+
+function inputsOf(result: esbuild.BuildResult): Set<string> | null {
+  if (!result.metafile) return null;
+  let inputs = inputsKept.get(result);
+  if (!inputs) {
+    inputs = new Set(realPaths(Object.keys(result.metafile.inputs).map((name) => resolve(ROOT_DIR, name))) ?? []);
+    inputsKept.set(result, inputs);
+  }
+  return inputs;
+}
+
+/** The real paths of `files`; a file gone meanwhile is named as given. */
+function realPaths(files: readonly string[]): string[] {
+  return files.map((file) => {
+    try {
+      return realpathSync(file);
+    } catch {
+      return file;
+    }
+  });
+}
 
 let problem: string | null = null;
 let child: ChildProcess | null = null;
@@ -150,26 +200,78 @@ async function perform({ rebuild, restart }: Work): Promise<void> {
   // Only pages changed, and the server keeps running: open tabs can take the new page data in place.
   const inPlace = !rebuild && !restart && child !== null && !!changed?.length && changed.every((file) => file.endsWith('.md'));
   const hadProblem = problem !== null;
+  /** Said when a rebuild made one bundle only, or kept the server running. */
+  let partly = '';
   if (rebuild || restart || !child) {
-    // Stopped while esbuild works: requests wait for the new server anyway (see `ready`).
-    const stopped = stopChild();
     problem = null;
+    // The server runs on, told to read the new build, when its bundle is the one it runs.
+    const running = rebuild && !restart ? child : null;
+    // Else stopped while esbuild works: requests wait for the new server anyway (see `ready`).
+    const stopped = running ? Promise.resolve() : stopChild();
+    let kept = false;
+    // The next server, started on its own bundle while esbuild still makes the browser's.
+    let starting: Promise<string | null> | null = null;
     if (rebuild) {
+      const changedSrc = changedCode;
+      changedCode = new Set();
+      const code = takeCompilerCode(changedSrc);
+      const codeBefore = compilerCode;
+      const { bundler, made } = bundlerFor(changedSrc);
+      const building = build({
+        outDir: DEV_DIR,
+        dev: true,
+        bundler,
+        takeServer: async (files) => {
+          compilerCode = await code;
+          if (running && child === running && files === serverFiles && compilerCode === codeBefore) {
+            kept = true;
+            return;
+          }
+          await Promise.all([stopped, stopChild()]);
+          writeFiles(join(DEV_DIR, 'server'), files);
+          serverFiles = files;
+          starting = startChild(building);
+        },
+      });
       try {
-        [, compilerCode] = await Promise.all([build({ outDir: DEV_DIR, dev: true, bundler: incremental }), takeCompilerCode()]);
+        await building;
       } catch (error) {
         problem = describeBuildError(error);
       }
+      compilerCode = await code;
+      const what =
+        made.size === 2 ? '' : made.has('node') ? "the server's code only" : made.has('browser') ? "the browser's code only" : 'no code';
+      partly = [what, kept && 'the server runs on'].filter(Boolean).join(', ');
     }
     await stopped;
-    if (!problem) problem = await startChild();
+    if (problem) {
+      // A bundle failed: no server runs on a build that is not whole (the fix starts one).
+      await stopChild();
+      await starting;
+    } else if (kept) problem = await askChild({ type: 'built', ...(changed && { changed }) });
+    else problem = await (starting ?? startChild());
   } else {
     problem = await askChild({ type: 'content', ...(changed && { changed }) });
   }
   if (problem) process.stderr.write(`\n${problem}\n\n`);
-  else say(`${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms${reusedNote()}`);
+  else
+    say(
+      `${rebuild ? 'rebuilt' : restart ? 'restarted' : 'reloaded'} in ${Math.round(performance.now() - started)} ms${reusedNote()}${partly && `; ${partly}`}`,
+    );
   announce(inPlace && !problem && !hadProblem);
 }
+
+/** Replaces the files in `dir` with `files` (esbuild's, named by absolute path). */
+function writeFiles(dir: string, files: readonly esbuild.OutputFile[]): void {
+  rmSync(dir, { recursive: true, force: true });
+  for (const file of files) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.contents);
+  }
+}
+
+/** The server bundle's files the last server was started on (the bundler gives the same array when it did not make it again). */
+let serverFiles: esbuild.OutputFile[] | null = null;
 
 /** The compiler's files (compiler-code.ts's import graph, as esbuild names them) as last resolved; null: not yet. */
 let compilerFiles: string[] | null = null;
@@ -181,10 +283,8 @@ let changedCode: Set<string> | null = new Set();
  * (which files) is resolved again only when a file in it changed, since only a file in it
  * can import another; esbuild's graph build then runs incrementally beside the bundles'.
  */
-async function takeCompilerCode(): Promise<string | null> {
+async function takeCompilerCode(changed: ReadonlySet<string> | null): Promise<string | null> {
   if (!PAGE_CACHE_DIR) return null;
-  const changed = changedCode;
-  changedCode = new Set();
   try {
     const known = compilerFiles && new Set(compilerFiles);
     if (!known || !changed || [...changed].some((file) => known.has(relative(ROOT_DIR, file).split(sep).join('/')))) {
@@ -228,9 +328,11 @@ let answer: ((message: FromDevServer | null) => void) | null = null;
 
 /**
  * Starts the server (scripts/dev-server.ts) and waits for its first load: null when it
- * serves, else the content's mistakes or what it printed when it stopped.
+ * serves, else the content's mistakes or what it printed when it stopped. `built`: when
+ * the rest of the build is written (the server compiles the content meanwhile, and makes
+ * the site once it is told); the server is not told when it fails.
  */
-async function startChild(): Promise<string | null> {
+async function startChild(built: Promise<unknown> = Promise.resolve()): Promise<string | null> {
   const server = spare?.exitCode === null && spare.connected ? spare : startSpare();
   spare = null;
   const kept = PAGE_CACHE_DIR && compilerCode && { POLYSITE_DEV_PAGE_CACHE: PAGE_CACHE_DIR, POLYSITE_COMPILER_CODE: compilerCode };
@@ -245,8 +347,13 @@ async function startChild(): Promise<string | null> {
     if (!line.includes('"msg":"request"')) process.stdout.write(`${line}\n`);
   });
   server.on('message', (message: FromDevServer) => {
-    if (message.type === 'listening') appPort = message.port;
-    else answer?.(message);
+    if (message.type !== 'listening') return answer?.(message);
+    appPort = message.port;
+    // Told once it listens: its own handlers are set by then (a message before would reach dev-spare.mjs only).
+    built.then(
+      () => server.connected && server.send({ type: 'built' } satisfies ToDevServer),
+      () => {},
+    );
   });
   server.once('exit', () => {
     if (answer) return answer(null);
@@ -514,7 +621,11 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
   watcher.on('all', (event, path) => {
     if (!matters(event, path)) return;
     changedFiles?.add(resolve(path));
-    if (!relative(join(ROOT_DIR, 'src'), path).startsWith('..')) changedCode?.add(resolve(path));
+    if (!relative(join(ROOT_DIR, 'src'), path).startsWith('..')) {
+      // A file added or removed may be resolved in place of another: every bundle is made again.
+      if (event === 'change') changedCode?.add(resolve(path));
+      else changedCode = null;
+    }
     batch.add(path);
     if (timer === undefined)
       timer = setTimeout(() => {

@@ -2,18 +2,19 @@
 // file to the new text in Chromium (the open tab reloads by itself). Saves are atomic (a
 // new file renamed over the old, as editors and `sed -i` save). Measured on a throwaway
 // copy of the project: a Markdown page and messages.json of the default site, a screen
-// under src/ (rebuild and restart), and a Markdown page of a generated site of
+// under src/ (rebuild and restart), a change to the server's code alone and to the browser's
+// code alone, and a Markdown page of a generated site of
 // BENCH_DEV_PAGES pages (10,000 by default; 0 leaves it out).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../test/helpers/browser.ts';
 import { ROOT_DIR } from '../../src/server/config.ts';
 import { generateLargeSite } from '../large-site.ts';
-import { median } from './harness.ts';
+import { hasTaskset, median } from './harness.ts';
 
 const SAVES = Number(process.env.BENCH_DEV_SAVES ?? 10);
 const LARGE_PAGES = Number(process.env.BENCH_DEV_PAGES ?? 10_000);
@@ -101,6 +102,9 @@ async function open(browser: Browser, url: string): Promise<Page> {
 }
 
 export async function devPass(): Promise<void> {
+  // `npm run dev` (esbuild, its servers) and Chromium get every CPU, as on an author's machine:
+  // not the load generator's one CPU (harness.ts), which their children would inherit.
+  if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
   const browser = await launchBrowser();
   try {
     console.log('\nnpm run dev: from an atomic save to the new text in Chromium');
@@ -149,6 +153,32 @@ export async function devPass(): Promise<void> {
           (n) => saveAtomically(screen, code.replace('<h1', `<h1 data-bench="${n}"`)),
           () => null,
           (n) => `h1[data-bench="${n}"]`,
+        ),
+      );
+      // The server's code alone (the browser's bundle is not made again): the document's shell.
+      const shell = join(dev.project, 'src/server/pages/document-shell.ts');
+      const shellCode = readFileSync(shell, 'utf8');
+      report(
+        "server's code in src/ (document shell)",
+        await timeSaves(
+          page,
+          Math.min(SAVES, 5),
+          (n) => saveAtomically(shell, shellCode.replace("'</head><body>'", `'</head><body data-bench="${n}">'`)),
+          () => null,
+          (n) => `body[data-bench="${n}"]`,
+        ),
+      );
+      // The browser's code alone (the server runs on): seen once the new code has hydrated the page.
+      const main = join(dev.project, 'src/client/main.tsx');
+      const mainCode = readFileSync(main, 'utf8');
+      report(
+        "browser's code in src/ (hydration mark)",
+        await timeSaves(
+          page,
+          Math.min(SAVES, 5),
+          (n) => saveAtomically(main, mainCode.replace("dataset.hydrated = ''", `dataset.hydrated = '${n}'`)),
+          () => null,
+          (n) => `html[data-hydrated="${n}"]`,
         ),
       );
     } finally {

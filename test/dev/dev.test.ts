@@ -220,6 +220,10 @@ test('a TypeScript syntax error shows the overlay with file, line and column', a
   );
 });
 
+test("a syntax error in the browser's code alone shows the overlay, and its fix serves the site", async () => {
+  await breakAndFix('src/client/main.tsx', '/en', (text) => `${text}\nexport const broken = ;\n`, /src\/client\/main\.tsx:\d+:\d+: /);
+});
+
 test('the dev-only reload endpoint does not exist in the production build', async () => {
   const production = await startServer();
   try {

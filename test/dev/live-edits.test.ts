@@ -215,6 +215,41 @@ test('a screen changed under src/ shows in the open tab, the restarted server ta
   await page.context().close();
 });
 
+test("a change to the server's code alone shows in the open tab; the browser's code is not made again", async () => {
+  const file = 'src/server/pages/document-shell.ts';
+  const original = dev.read(file);
+  const changed = original.replace("'</head><body>'", '\'</head><body data-edited="server">\'');
+  assert.notEqual(changed, original, 'the change applies');
+  const page = await open('/en/about');
+  const from = dev.lines.length;
+  dev.saveAtomically(file, changed);
+  try {
+    await page.waitForSelector('body[data-edited="server"]', WAIT);
+    assert.match(await printed(from, /rebuilt in/), /; the server's code only$/);
+  } finally {
+    dev.saveAtomically(file, original);
+  }
+  await page.waitForFunction(() => document.body !== null && !document.body.hasAttribute('data-edited'), null, WAIT);
+  await page.context().close();
+});
+
+test("a change to the browser's code alone shows in the open tab, and the server runs on with the new build", async () => {
+  // The critical rules are inlined in every page from the build's manifest: the running server must read the new one.
+  const file = 'src/client/site.css';
+  const original = dev.read(file);
+  const page = await open('/en/about');
+  const from = dev.lines.length;
+  dev.saveAtomically(file, `${original}\nbody{outline:3px solid rgb(1, 2, 3)}\n`);
+  try {
+    await page.waitForFunction(() => getComputedStyle(document.body).outlineColor === 'rgb(1, 2, 3)', null, WAIT);
+    assert.match(await printed(from, /rebuilt in/), /; the browser's code only, the server runs on$/);
+  } finally {
+    dev.saveAtomically(file, original);
+  }
+  await page.waitForFunction(() => getComputedStyle(document.body).outlineColor !== 'rgb(1, 2, 3)', null, WAIT);
+  await page.context().close();
+});
+
 test("a change to the Markdown compiler under src/ shows in the pages' HTML: no page is taken from the cache", async () => {
   const file = 'src/server/content/markdown/headings.ts';
   const original = dev.read(file);
