@@ -65,6 +65,18 @@ export async function sendWhole(ctx: Context, body: Buffer, encoding: Encoding):
   ctx.body = await compressWhole(body, encoding);
 }
 
+/**
+ * Whether the request that made a body (a page just rendered, page data just serialized) is
+ * answered with its own compression, at the per-request level (sendWhole, a weak ETag), as
+ * with the render cache off: the kept forms (stored-body.ts) are compressed at a high level,
+ * worth it for a page asked for again, not for one a crawler asks for once, so they are made
+ * at the second answer. HEAD takes the kept form: its Content-Length is the one every later
+ * GET has. A plain body (identity) is the kept one already.
+ */
+export function answersWithOwnCompression(ctx: Context, encoding: Encoding): boolean {
+  return encoding !== 'identity' && ctx.method === 'GET';
+}
+
 /** A streamed body, compressed as it flows when the client accepts it. */
 export function sendStream(ctx: Context, stream: Readable, encoding: Encoding = negotiateEncoding(ctx)): void {
   if (encoding === 'identity') {
