@@ -55,14 +55,14 @@ export function sendStored(ctx: Context, body: StoredBody, encoding: Encoding = 
  * off), compressed at once at the per-request level. Those bytes are not the
  * stored form's (compression.ts), so the validator is weak, as for a stream.
  */
-export async function sendWhole(ctx: Context, body: Buffer, encoding: Encoding): Promise<void> {
+export function sendWhole(ctx: Context, body: Buffer, encoding: Encoding): void {
   if (encoding === 'identity') {
     ctx.body = body;
     return;
   }
   if (ctx.etag) ctx.etag = `W/${ctx.etag}`;
   ctx.set('Content-Encoding', encoding);
-  ctx.body = await compressWhole(body, encoding);
+  ctx.body = compressWhole(body, encoding);
 }
 
 /**
