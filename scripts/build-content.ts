@@ -30,7 +30,7 @@ import { scopeLocale, scopeVersion } from '../src/routes/search/query.ts';
 import { cacheKey, openPageCache } from '../src/server/content/page-cache.ts';
 import { indexFiles, keepIndex, restoreIndex } from './index-cache.ts';
 import { hasLocale, keepLocale, localeKeys, restoreLocale } from './locale-cache.ts';
-import { openTermsCache } from './terms-cache.ts';
+import { memoisedTerms, openTermsCache, termsMemo } from './terms-cache.ts';
 import { openFrontMatterCache } from './front-matter-cache.ts';
 import type { FrontMatterMemo } from '../src/server/content/front-matter.ts';
 import { compressAsset } from './asset-compression.ts';
@@ -406,14 +406,17 @@ function fromPages(
 ): { part: SnapshotPart; indexes: ScopeIndex[] } {
   const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
   // The locale's index with the latest docs, then one per older docs version.
-  const indexes = searchScopes(site, locale).map((scope): ScopeIndex => {
+  const scopes = searchScopes(site, locale);
+  // One memo of texts' terms for all the locale's scopes: a frozen version's pages repeat the docs before them.
+  const seen = termsMemo(locale, scopes.length);
+  const indexes = scopes.map((scope): ScopeIndex => {
     const pages = indexedPages(site, scopeLocale(scope), scopeVersion(scope));
     const key = cache && cacheKey(cache.code, scope, pages);
     const restored = cache && key ? restoreIndex(join(cache.dir, 'indexes'), key, stagedFiles(scope, stageDir)) : null;
     if (restored !== null) return { scope, json: restored, key, cached: true };
     // Each unchanged text's terms from the last build's (terms-cache.ts): only what changed is cut and stemmed.
-    const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope, scopeLocale(scope), cache.code);
-    const { json, compact } = writeSearchIndex(scopeLocale(scope), pages, terms ? terms.terms : termsOf);
+    const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope, scopeLocale(scope), cache.code, seen);
+    const { json, compact } = writeSearchIndex(scopeLocale(scope), pages, terms ? terms.terms : memoisedTerms(seen));
     terms?.save();
     return { scope, json, key, cached: false, compact };
   });

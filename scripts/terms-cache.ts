@@ -31,46 +31,89 @@ export type TermsCache = {
   save(): void;
 };
 
-export function openTermsCache(dir: string, localesDir: string, scope: string, locale: string, code: string): TermsCache {
+/** A text's terms as remembered: with its key and line in a pack, when it can be kept in one. */
+type Seen = { terms: string[]; key: string; line: Buffer | undefined };
+
+/**
+ * The terms of the texts a build indexed so far in one locale, by text: a text that comes
+ * again (a page's title in each of its sections, a paragraph many pages share, a frozen
+ * docs version's page in each version's index) is neither hashed nor cut again. One memo
+ * may serve all of a locale's search scopes (give it SEEN_BYTES for each: `scopes`).
+ * Bounded: past its bytes it starts again empty.
+ */
+export function termsMemo(locale: string, scopes = 1) {
+  const maxBytes = SEEN_BYTES * scopes;
+  const seen = new Map<string, Seen>();
+  let seenBytes = 0;
+  return {
+    locale,
+    get: (text: string): Seen | undefined => seen.get(text),
+    add(text: string, entry: Seen): void {
+      const bytes = seenCost(text, entry.terms);
+      if (seenBytes + bytes > maxBytes) {
+        seen.clear();
+        seenBytes = 0;
+      }
+      seen.set(text, entry);
+      seenBytes += bytes;
+    },
+  };
+}
+export type TermsMemo = ReturnType<typeof termsMemo>;
+
+/** termsOf for a locale's texts, through `memo` (for a build without the content cache). */
+export function memoisedTerms(memo: TermsMemo): (text: string, locale: string) => string[] {
+  return (text, textLocale) => {
+    if (textLocale !== memo.locale) return termsOf(text, textLocale);
+    const known = memo.get(text);
+    if (known) return known.terms;
+    const terms = termsOf(text, textLocale);
+    memo.add(text, { terms, key: '', line: undefined });
+    return terms;
+  };
+}
+
+export function openTermsCache(
+  dir: string,
+  localesDir: string,
+  scope: string,
+  locale: string,
+  code: string,
+  shared?: TermsMemo,
+): TermsCache {
+  const seen = shared?.locale === locale ? shared : termsMemo(locale);
   const file = join(dir, `${cacheFileName(localesDir, scope)}.terms.gz`);
   const header = JSON.stringify({ format: FORMAT, code, locale });
   const kept = readPackLines(file, (line) => line === header);
   const used = new Map<string, Buffer>();
   let added = false;
-  // The terms of the texts this build indexed so far, by text: a text that comes again (a
-  // page's title in each of its sections, a paragraph many pages share) is neither hashed
-  // nor read again. Bounded: past SEEN_BYTES it starts again empty.
-  const seen = new Map<string, string[]>();
-  let seenBytes = 0;
-  const termsOfText = (text: string): string[] => {
+  const termsOfText = (text: string): Seen => {
     const key = createHash('sha256').update(text).digest('base64url');
     const line = used.get(key) ?? kept.get(key);
     if (line !== undefined) {
       used.set(key, line);
-      return line.length ? line.toString().split(' ') : [];
+      return { terms: line.length ? line.toString().split(' ') : [], key, line };
     }
     const terms = termsOf(text, locale);
-    const joined = terms.join(' ');
-    if (!terms.some((term) => term === '' || /[\s]/.test(term))) {
-      used.set(key, Buffer.from(joined));
-      added = true;
-    }
-    return terms;
+    if (terms.some((term) => term === '' || /[\s]/.test(term))) return { terms, key, line: undefined };
+    const joined = Buffer.from(terms.join(' '));
+    used.set(key, joined);
+    added = true;
+    return { terms, key, line: joined };
   };
   return {
     terms(text, textLocale) {
       if (textLocale !== locale) return termsOf(text, textLocale);
       const known = seen.get(text);
-      if (known) return known;
-      const terms = termsOfText(text);
-      const bytes = seenCost(text, terms);
-      if (seenBytes + bytes > SEEN_BYTES) {
-        seen.clear();
-        seenBytes = 0;
+      // Known from another scope's index: kept in this scope's pack as well.
+      if (known?.line && !used.has(known.key)) {
+        used.set(known.key, known.line);
+        if (!kept.has(known.key)) added = true;
       }
-      seen.set(text, terms);
-      seenBytes += bytes;
-      return terms;
+      if (known?.key) return known.terms;
+      const made = termsOfText(text);
+      seen.add(text, made);
+      return made.terms;
     },
     save() {
       saveCacheFile(file, added || used.size !== kept.size, () => {

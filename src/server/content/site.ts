@@ -11,7 +11,8 @@ import type { MessageCatalog } from './messages.ts';
 import { folderPages } from './folder-pages.ts';
 import { plainText } from './plain-text.ts';
 import { utf8Text } from './utf8-text.ts';
-import { CALLOUT_KINDS, renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
+import { CALLOUT_KINDS, type MarkdownHost, renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
+import { fillSlots, sharedRenders, slotFor } from './shared-renders.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
 import { type CachedPage, cacheKey, type PageCache } from './page-cache.ts';
@@ -26,6 +27,9 @@ import { type DocsVersion, isDocsKey, keyIn, baseKey, readVersions, type SiteVer
  * All Markdown of all locales, compiled once at start-up. A request never reads a
  * file or runs Markdown: it looks a page up in `Site.pages`.
  */
+/** What the renders shared between a load's versions may hold (shared-renders.ts). */
+const SHARED_RENDER_BYTES = 48 * 1024 * 1024;
+
 export type SourcePage = FrontMatter & {
   /**
    * The page's identity in every locale: its file's path under `pages/`, decoded,
@@ -321,7 +325,8 @@ export function loadSite(
         }
         const kept = memo?.sources.get(file);
         const stamp = memo && (kept && changed && !changed.has(file) ? kept.stamp : statStamp(file));
-        const known = stamp ? kept : undefined;
+        // A source as last read, while its file and the version its tree is are unchanged (versions.json may move a tree).
+        const known = stamp && kept?.source.key === key && sameVersion(kept.source.version, version) ? kept : undefined;
         if (known && known.stamp === stamp) {
           place(locale, key, display, known.source.front.draft === true, known.source);
           continue;
@@ -463,6 +468,52 @@ export function loadSite(
     for (const { line, message } of mistakes) problems.push(`${source.file}:${line}: ${message}`);
     fragments.push(...links);
   };
+  // A frozen version repeats most of the docs before it word for word: each text is
+  // parsed and rendered once, and each page fills in its own links (shared-renders.ts).
+  const shared = frozen.length ? sharedRenders(SHARED_RENDER_BYTES) : undefined;
+  const renderShared = (source: Source, link: MarkdownHost['link'], image: MarkdownHost['image']) => {
+    const key = shared?.keyOf(source.locale, source.bodyLine, source.body);
+    const kept = key === undefined ? undefined : shared!.get(key);
+    if (kept) {
+      const hrefs = kept.links.map(([href, line]) => link(href, line));
+      return { ...kept, html: fillSlots(kept.html, hrefs), length: kept.textLength };
+    }
+    const calls: [string, number][] = [];
+    const hrefs: string[] = [];
+    let imaged = false;
+    const rendered = renderMarkdown(source.body, {
+      host:
+        key === undefined
+          ? { link, image }
+          : {
+              link(href, line) {
+                calls.push([href, line]);
+                hrefs.push(link(href, line));
+                return slotFor(href, hrefs.length - 1);
+              },
+              image(src, line) {
+                imaged = true;
+                return image(src, line);
+              },
+            },
+      labels: labels.get(source.locale)!,
+      lineOffset: source.bodyLine,
+    });
+    const sections = sectionsOf(rendered.tokens);
+    const length = textLength(source.body);
+    if (key === undefined) return { ...rendered, sections, length };
+    const made = {
+      html: rendered.html,
+      links: calls,
+      headings: rendered.headings,
+      sections,
+      textLength: length,
+      problems: rendered.problems,
+      warnings: rendered.warnings,
+    };
+    if (!imaged) shared!.set(key, made);
+    return { ...made, html: fillSlots(rendered.html, hrefs), length };
+  };
   const compile = (source: Source, servingLocale: string) => {
     // A fallback compiles the default locale's text again: its own mistakes are reported once, where it is served as itself.
     const own = servingLocale === source.locale;
@@ -584,17 +635,7 @@ export function loadSite(
       if ('image' in found) rewritten.set(src, found.image.src);
       return 'image' in found ? found.image : undefined;
     };
-    const {
-      html,
-      headings,
-      tokens,
-      problems: found,
-      warnings,
-    } = renderMarkdown(source.body, {
-      host: { link, image },
-      labels: labels.get(source.locale)!,
-      lineOffset: source.bodyLine,
-    });
+    const { html, headings, sections, length, problems: found, warnings } = renderShared(source, link, image);
     for (const { line, message } of found) report(line, message);
     if (own) for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
     settle(source, mistakes, pageFragments);
@@ -613,8 +654,8 @@ export function loadSite(
       html: utf8Text(html),
       headings: () => headings,
       markdown: utf8Text(twin),
-      sections: sectionsOf(tokens),
-      textLength: textLength(source.body),
+      sections,
+      textLength: length,
       file: source.file,
       sourcePath: source.sourcePath,
       fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
@@ -634,7 +675,7 @@ export function loadSite(
           page: toCached(page, html, headings, twin),
           mistakes,
           fragments: pageFragments,
-          warnings: own ? warnings : [],
+          warnings: own ? [...warnings] : [],
         });
     }
   };
@@ -672,6 +713,21 @@ function versionedSlug(version: DocsVersion, key: PageKey, slug: string | undefi
  * Whether a folder listed as `files` must be listed again: something changed under it (or
  * it, or a folder above it) that is not an edit of one of its page files, still there.
  */
+/** Whether a source read under `was` may be taken as read under `is`: the same version, with everything versions.json says of it. */
+function sameVersion(was: DocsVersion | undefined, is: DocsVersion | undefined): boolean {
+  return was === is || (was !== undefined && is !== undefined && versionText(was) === versionText(is));
+}
+
+/** A version as text, worked out once per version read (every source of a tree shares its version). */
+const versionTexts = new WeakMap<DocsVersion, string>();
+function versionText(version: DocsVersion): string {
+  const known = versionTexts.get(version);
+  if (known !== undefined) return known;
+  const text = JSON.stringify(version);
+  versionTexts.set(version, text);
+  return text;
+}
+
 function relist(dir: string, files: readonly string[], changed: ReadonlySet<string>): boolean {
   let known: Set<string> | undefined;
   for (const path of changed) {

@@ -6,7 +6,7 @@ import { relative, join } from 'node:path';
 import { translationRows } from '../../../src/server/content/translation-status.ts';
 import { runTranslations } from '../../helpers/translations.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
-import { loadSite } from '../../../src/server/content/site.ts';
+import { createSiteMemo, loadSite } from '../../../src/server/content/site.ts';
 import { loadContent } from '../../../src/server/content/load-content.ts';
 import { sourceFingerprint, translationStatus } from '../../../src/server/content/translation-record.ts';
 import { makePage } from '../../helpers/content.ts';
@@ -95,6 +95,25 @@ describe('a versioned site', () => {
     assert.doesNotMatch(html, /href="\/en\/docs\/install"/);
   });
 
+  test("a page with the same text in two versions links to each version's own pages, as if each were compiled alone", () => {
+    const text = '## Top\n\n[Install](/docs/install), [again](../install.md), [with a query](/docs/install?a=1&b="2") and [up](#top)\n';
+    const { localesDir } = twoVersions(
+      { '1.0/en/pages/docs/guides/index.md': makePage({ title: 'Guides' }, text) },
+      { 'pages/docs/guides/index.md': makePage({ title: 'Guides' }, text) },
+    );
+    const pages = load(localesDir, ['en', 'de']).pages.get('en')!;
+    const [latest, older] = [pages.get('docs/guides')!.html(), pages.get('docs/1.0/guides')!.html()];
+    assert.match(latest, /href="\/en\/docs\/install"/);
+    assert.match(latest, /href="\/en\/docs\/install\?a=1&amp;b=&quot;2&quot;"/);
+    assert.match(older, /href="\/en\/docs\/1\.0\/install"/);
+    assert.match(older, /href="\/en\/docs\/1\.0\/install\?a=1&amp;b=&quot;2&quot;"/);
+    assert.doesNotMatch(older, /href="\/en\/docs\/install/);
+    assert.match(older, /href="#top"/);
+    // The same page compiled with no other version sharing its text.
+    const { localesDir: alone } = twoVersions({ '1.0/en/pages/docs/guides/index.md': makePage({ title: 'Guides' }, text) });
+    assert.equal(older, load(alone, ['en', 'de']).pages.get('en')!.get('docs/1.0/guides')!.html());
+  });
+
   test("a version's page shows the image beside it in the version's folder, and the build copies that image", async () => {
     const png = readFileSync(new URL('../../scripts/fixtures/tiny.png', import.meta.url));
     const { localesDir, root } = twoVersions({
@@ -124,6 +143,27 @@ describe('a versioned site', () => {
     assert.equal(site.pages.get('en')!.get('docs/install')!.title, 'Install 1');
     assert.equal(site.paths.pathOf('de', 'docs/guides'), '/de/docs/anleitungen');
     assert.equal(site.pages.get('de')!.get('docs/guides')!.title, 'Anleitungen 1');
+  });
+});
+
+describe('a versioned site in the dev server, reloaded with its memo', () => {
+  test('after versions.json changes, every page is where the new versions.json puts it, even when its file did not change', () => {
+    const { localesDir, root } = twoVersions();
+    const memo = createSiteMemo();
+    const reload = (changed: string[]) =>
+      loadSite(localesDir, ['en', 'de'], 'en', loadMessages(localesDir, ['en', 'de'], 'en'), {
+        memo,
+        changed: new Set(changed),
+        warn: () => {},
+      });
+    assert.equal(reload([]).pages.get('en')!.get('docs/install')!.title, 'Install 2');
+    const list = join(root, 'versions', 'versions.json');
+    writeFileSync(list, versionsJson({ label: '2.0-beta', released: false }, [{ name: '1.0' }]));
+    const pages = reload([list]).pages.get('en')!;
+    assert.equal(pages.get('docs/next/install')?.title, 'Install 2');
+    assert.equal(pages.get('docs/next/install')?.key, 'docs/next/install');
+    assert.equal(pages.get('docs/install')?.title, 'Install 1');
+    assert.equal(pages.get('docs/install')?.key, 'docs/install');
   });
 });
 
@@ -193,6 +233,17 @@ describe('versions: mistakes are build errors with file and line', () => {
     const { localesDir } = twoVersions(
       { '1.0/en/pages/docs/guides/index.md': makePage({ title: 'Guides 1' }, 'Text.\n\nSee [the new page](/docs/only-new).\n') },
       { 'pages/docs/only-new.md': makePage({ title: 'New' }) },
+    );
+    assert.deepEqual(problemsOf(localesDir), [
+      `${shown(localesDir, 'versions/1.0/en/pages/docs/guides/index.md')}:7: link to /docs/only-new, a page the docs of version "1.x" lack (no docs/1.0/only-new)`,
+    ]);
+  });
+
+  test('a link that only one version lacks is reported in that version, when both versions have the same text', () => {
+    const text = 'Text.\n\nSee [the new page](/docs/only-new).\n';
+    const { localesDir } = twoVersions(
+      { '1.0/en/pages/docs/guides/index.md': makePage({ title: 'Guides' }, text) },
+      { 'pages/docs/guides/index.md': makePage({ title: 'Guides' }, text), 'pages/docs/only-new.md': makePage({ title: 'New' }) },
     );
     assert.deepEqual(problemsOf(localesDir), [
       `${shown(localesDir, 'versions/1.0/en/pages/docs/guides/index.md')}:7: link to /docs/only-new, a page the docs of version "1.x" lack (no docs/1.0/only-new)`,
