@@ -59,6 +59,13 @@ type Container = { kind: 'callout' | 'tabs' | 'code-group'; marker: number };
  */
 export const SITE_ORIGIN_MARK = '\u{E000}';
 
+/** A link or image target as a twin writes what the page renders it as (`local`). */
+export function twinTarget(local: string): string {
+  // Made absolute where served: a twin is read away from the site (pasted, fetched by a tool).
+  const rendered = local.startsWith('/') && !local.startsWith('//') ? SITE_ORIGIN_MARK + local : local;
+  return /[\s<>()]/.test(rendered) ? `<${rendered}>` : rendered;
+}
+
 export function markdownTwinBody(written: string, rewritten: ReadonlyMap<string, string>, labels: TwinLabels): string {
   const body = written.replaceAll(SITE_ORIGIN_MARK, '\u{FFFD}');
   const target = (prefix: string, written: string) => {
@@ -68,10 +75,7 @@ export function markdownTwinBody(written: string, rewritten: ReadonlyMap<string,
     const file = bare.slice(0, bare.length - fragment.length);
     const asset = rewritten.get(file) ?? rewritten.get(safeDecode(file));
     const local = asset === undefined ? undefined : asset + fragment;
-    if (local === undefined) return prefix + written;
-    // Made absolute where served: a twin is read away from the site (pasted, fetched by a tool).
-    const rendered = local.startsWith('/') && !local.startsWith('//') ? SITE_ORIGIN_MARK + local : local;
-    return prefix + (/[\s<>()]/.test(rendered) ? `<${rendered}>` : rendered);
+    return local === undefined ? prefix + written : prefix + twinTarget(local);
   };
   const notes = footnoteNumbers(body);
   const noteText = new Map<string, string[]>();

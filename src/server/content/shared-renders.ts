@@ -1,32 +1,59 @@
 import MarkdownIt from 'markdown-it';
 import type { Heading } from '../../routes/types.ts';
-import type { LineMessage } from './markdown/env.ts';
-import type { Section } from './sections.ts';
+import { renderMarkdown, textLength } from './markdown.ts';
+import type { LineMessage, MarkdownHost, MarkdownLabels } from './markdown/env.ts';
+import { markdownTwinBody, twinTarget } from './markdown-twin.ts';
+import { type Section, sectionsOf } from './sections.ts';
+import { sourceFingerprint } from './translation-record.ts';
+
+/** A page's text as compiled: its front matter's words, and its body at its line in its file. */
+export type PageText = { locale: string; title: string; description: string; body: string; bodyLine: number };
+
+/** What a page's text compiles to, with the page's own links in it. */
+export type CompiledText = {
+  html: string;
+  headings: Heading[];
+  sections: Section[];
+  textLength: number;
+  /** The Markdown twin's body (markdown-twin.ts). */
+  twin: string;
+  /** What translation records compare (translation-record.ts). */
+  fingerprint: string;
+  /** The Markdown's own mistakes (a link's are the host's to report). */
+  problems: readonly LineMessage[];
+  warnings: readonly LineMessage[];
+};
 
 /**
- * One Markdown text's compile, kept so that the same text elsewhere in the site is not
- * parsed and rendered again: a frozen docs version is mostly the same pages as the
+ * One text's compile, kept so that the same text elsewhere in the site is not parsed,
+ * rendered and flattened again: a frozen docs version is mostly the same pages as the
  * version after it, word for word. Only the links differ from page to page (each goes to
- * its target in the page's own version and locale), so the HTML is kept with a slot
- * where each link's href goes, and each page fills the slots with its own hrefs.
+ * its target in the page's own version and locale), so the HTML and the twin are kept
+ * with a slot where each link's target goes, and each page resolves its links again and
+ * fills the slots. So each version links within itself, and a link that one version lacks
+ * is that version's error.
  *
- * Contract with site.ts: a render is shared only between pages of the same content
- * language and the same body at the same line of its file (the labels, the lines in
- * reports and every rule's output are then the same), and only when it showed no image
- * (an image's asset depends on where the page's file is). A link with no path (`#x`,
- * `?q`) is rendered as written by site.ts's resolver, so it is kept in the HTML as it is:
+ * A render is shared only between pages of the same content language, with the same body
+ * at the same line of its file: the labels, the lines in reports and every rule's output
+ * are then the same. A text that shows an image is compiled for each page (an image's
+ * asset depends on where the page's file is). A link with no path (`#x`, `?q`) is
+ * rendered as written (site.ts's resolver), so it stays in the HTML as it is:
  * sections.ts reads those hrefs from the tokens.
  */
-export type SharedRender = {
-  /** The HTML with SLOT-marked places, `\u{E001}<n>\u{E001}`, for the n-th link's href. */
+type Shared = {
+  locale: string;
+  bodyLine: number;
+  /** The HTML and the twin with slots, `\u{E001}<n>\u{E001}`, for the n-th link's target. */
   html: string;
-  /** Every link the text names, in the order it was resolved: each page resolves them again. */
+  twin: string;
+  /** Every link the text names, as the host was asked, in order: each page asks again. */
   links: readonly (readonly [href: string, line: number])[];
   headings: Heading[];
   sections: Section[];
   textLength: number;
   problems: readonly LineMessage[];
   warnings: readonly LineMessage[];
+  fingerprint: { title: string; description: string; value: string };
 };
 
 /** The mark a slot is made of: a private-use character (a text that holds it is not shared). */
@@ -35,45 +62,77 @@ const SLOTS = /\u{E001}(\d+)\u{E001}/gu;
 const { escapeHtml } = new MarkdownIt().utils;
 
 /**
- * Renders shared between pages of one load, admitted until `maxBytes` are held (a frozen
- * version's pages then find the ones of the version before them; past the bound a text is
- * rendered for itself, as without the memo).
+ * Compiles a page's text; with `share`, each text once for all the pages that have it,
+ * kept until `maxBytes` are held (a frozen version's pages then find the ones of the
+ * version before them; past the bound a text is compiled for each page, as without).
+ * `host` resolves a link and finds an image for the page being compiled; `rewritten`
+ * maps each link and image as written to what the page renders it as (the twin's targets).
  */
-export function sharedRenders(maxBytes: number) {
-  const kept = new Map<string, SharedRender>();
+export function textCompiler(labels: ReadonlyMap<string, MarkdownLabels>, share: boolean, maxBytes: number) {
+  const kept = new Map<string, Shared>();
   let bytes = 0;
-  return {
-    /** The key of a page's text, or undefined when it cannot be shared. */
-    keyOf(locale: string, bodyLine: number, body: string): string | undefined {
-      return body.includes(SLOT) ? undefined : `${locale}\0${bodyLine}\0${body}`;
-    },
-    get(key: string): SharedRender | undefined {
-      return kept.get(key);
-    },
-    set(key: string, render: SharedRender): void {
-      const cost = costOf(key, render);
-      if (bytes + cost > maxBytes) return;
-      kept.set(key, render);
+  const alone = (text: PageText, host: MarkdownHost, rewritten: ReadonlyMap<string, string>): CompiledText => {
+    const label = labels.get(text.locale)!;
+    const rendered = renderMarkdown(text.body, { host, labels: label, lineOffset: text.bodyLine });
+    return {
+      ...rendered,
+      sections: sectionsOf(rendered.tokens),
+      textLength: textLength(text.body),
+      twin: markdownTwinBody(text.body, rewritten, label),
+      fingerprint: sourceFingerprint(text),
+    };
+  };
+  return (text: PageText, host: MarkdownHost, rewritten: ReadonlyMap<string, string>): CompiledText => {
+    if (!share || text.body.includes(SLOT)) return alone(text, host, rewritten);
+    const known = kept.get(text.body);
+    if (known && known.locale === text.locale && known.bodyLine === text.bodyLine) {
+      const targets = known.links.map(([href, line]) => host.link(href, line));
+      const { title, description, value } = known.fingerprint;
+      return {
+        ...known,
+        html: fillSlots(known.html, targets, escapeHtml),
+        twin: fillSlots(known.twin, targets, twinTarget),
+        fingerprint: title === text.title && description === text.description ? value : sourceFingerprint(text),
+      };
+    }
+    const links: [string, number][] = [];
+    const targets: string[] = [];
+    const slotted = new Map<string, string>();
+    let imaged = false;
+    const slotHost: MarkdownHost = {
+      link(href, line) {
+        links.push([href, line]);
+        targets.push(host.link(href, line));
+        const slot = slotFor(href, targets.length - 1);
+        if (!slotted.has(href)) slotted.set(href, slot);
+        return slot;
+      },
+      image(src, line) {
+        imaged = true;
+        const image = host.image(src, line);
+        // As site.ts's `rewritten` has it: the twin names an image by its asset.
+        if (image) slotted.set(src, image.src);
+        return image;
+      },
+    };
+    const compiled = alone(text, slotHost, slotted);
+    const fingerprint = { title: text.title, description: text.description, value: compiled.fingerprint };
+    const made: Shared = { ...compiled, locale: text.locale, bodyLine: text.bodyLine, links, fingerprint };
+    const cost = 256 + 2 * (made.html.length + made.twin.length) + links.reduce((sum, [href]) => sum + 2 * href.length + 32, 0);
+    if (!imaged && !known && bytes + cost <= maxBytes) {
+      kept.set(text.body, made);
       bytes += cost;
-    },
+    }
+    return { ...compiled, html: fillSlots(compiled.html, targets, escapeHtml), twin: fillSlots(compiled.twin, targets, twinTarget) };
   };
 }
 
 /** A link host's answer as the shared HTML holds it: a slot, or the href itself when it has no path. */
-export function slotFor(href: string, index: number): string {
+function slotFor(href: string, index: number): string {
   return href.startsWith('#') || href.startsWith('?') ? href : `${SLOT}${index}${SLOT}`;
 }
 
-/** The shared HTML with each slot filled with its link's href (escaped as markdown-it escapes an attribute). */
-export function fillSlots(html: string, hrefs: readonly string[]): string {
-  return html.replace(SLOTS, (_, index: string) => escapeHtml(hrefs[Number(index)]!));
-}
-
-/** What a kept render holds, about: its strings at two bytes a unit and the arrays around them. */
-function costOf(key: string, render: SharedRender): number {
-  let units = key.length + render.html.length;
-  for (const [href] of render.links) units += href.length + 8;
-  for (const section of render.sections) units += section.id.length + section.heading.length + section.text.length + 16;
-  for (const heading of render.headings) units += JSON.stringify(heading).length;
-  return 256 + 2 * units;
+/** A shared text with each slot filled: the n-th link's target, as `write` writes it where the slot is. */
+function fillSlots(template: string, targets: readonly string[], write: (target: string) => string): string {
+  return template.replace(SLOTS, (_, index: string) => write(targets[Number(index)]!));
 }

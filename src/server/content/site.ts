@@ -2,7 +2,6 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import { join, relative, sep } from 'node:path';
 import { ContentError } from './errors.ts';
 import { contentDates } from './git-dates.ts';
-import { markdownTwinBody } from './markdown-twin.ts';
 import { type FrontMatterMemo, isDraftText, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { causeOf } from '../../i18n/failure-cause.ts';
 import { makeIntls, type SiteIntl } from '../../i18n/intl.ts';
@@ -11,16 +10,16 @@ import type { MessageCatalog } from './messages.ts';
 import { folderPages } from './folder-pages.ts';
 import { plainText } from './plain-text.ts';
 import { utf8Text } from './utf8-text.ts';
-import { CALLOUT_KINDS, type MarkdownHost, renderMarkdown, textLength, type MarkdownLabels } from './markdown.ts';
-import { fillSlots, sharedRenders, slotFor } from './shared-renders.ts';
+import { CALLOUT_KINDS, type MarkdownLabels } from './markdown.ts';
+import { textCompiler } from './shared-renders.ts';
 import { type FragmentLink, fragmentProblems, relativeKey } from './links.ts';
 import { imageFinder } from './page-images.ts';
 import { type CachedPage, cacheKey, type PageCache } from './page-cache.ts';
 import { localizeSlugs, type PageKey, sitePaths, type SitePaths, unreachableFile } from './paths.ts';
 import { pagePath } from '../../routes/location.ts';
-import { type Section, sectionsOf } from './sections.ts';
+import type { Section } from './sections.ts';
 import { readSectionFiles, sectionLabel } from './section-files.ts';
-import { readRecord, sourceFingerprint, type TranslationRecord } from './translation-record.ts';
+import { readRecord, type TranslationRecord } from './translation-record.ts';
 import { type DocsVersion, isDocsKey, keyIn, baseKey, readVersions, type SiteVersions, versionOf } from './versions.ts';
 
 /**
@@ -469,51 +468,8 @@ export function loadSite(
     fragments.push(...links);
   };
   // A frozen version repeats most of the docs before it word for word: each text is
-  // parsed and rendered once, and each page fills in its own links (shared-renders.ts).
-  const shared = frozen.length ? sharedRenders(SHARED_RENDER_BYTES) : undefined;
-  const renderShared = (source: Source, link: MarkdownHost['link'], image: MarkdownHost['image']) => {
-    const key = shared?.keyOf(source.locale, source.bodyLine, source.body);
-    const kept = key === undefined ? undefined : shared!.get(key);
-    if (kept) {
-      const hrefs = kept.links.map(([href, line]) => link(href, line));
-      return { ...kept, html: fillSlots(kept.html, hrefs), length: kept.textLength };
-    }
-    const calls: [string, number][] = [];
-    const hrefs: string[] = [];
-    let imaged = false;
-    const rendered = renderMarkdown(source.body, {
-      host:
-        key === undefined
-          ? { link, image }
-          : {
-              link(href, line) {
-                calls.push([href, line]);
-                hrefs.push(link(href, line));
-                return slotFor(href, hrefs.length - 1);
-              },
-              image(src, line) {
-                imaged = true;
-                return image(src, line);
-              },
-            },
-      labels: labels.get(source.locale)!,
-      lineOffset: source.bodyLine,
-    });
-    const sections = sectionsOf(rendered.tokens);
-    const length = textLength(source.body);
-    if (key === undefined) return { ...rendered, sections, length };
-    const made = {
-      html: rendered.html,
-      links: calls,
-      headings: rendered.headings,
-      sections,
-      textLength: length,
-      problems: rendered.problems,
-      warnings: rendered.warnings,
-    };
-    if (!imaged) shared!.set(key, made);
-    return { ...made, html: fillSlots(rendered.html, hrefs), length };
-  };
+  // compiled once, and each page fills in its own links (shared-renders.ts).
+  const compileText = textCompiler(labels, frozen.length > 0, SHARED_RENDER_BYTES);
   const compile = (source: Source, servingLocale: string) => {
     // A fallback compiles the default locale's text again: its own mistakes are reported once, where it is served as itself.
     const own = servingLocale === source.locale;
@@ -635,12 +591,25 @@ export function loadSite(
       if ('image' in found) rewritten.set(src, found.image.src);
       return 'image' in found ? found.image : undefined;
     };
-    const { html, headings, sections, length, problems: found, warnings } = renderShared(source, link, image);
+    const { front, body, bodyLine } = source;
+    const {
+      html,
+      headings,
+      sections,
+      textLength,
+      twin,
+      fingerprint,
+      problems: found,
+      warnings,
+    } = compileText(
+      { locale: source.locale, title: front.title, description: front.description, body, bodyLine },
+      { link, image },
+      rewritten,
+    );
     for (const { line, message } of found) report(line, message);
     if (own) for (const { line, message } of warnings) warn(`${source.file}:${line}: ${message}`);
     settle(source, mistakes, pageFragments);
     const section = sectionFiles.get(source.key);
-    const twin = markdownTwinBody(source.body, rewritten, labels.get(source.locale)!);
     const page: SourcePage = {
       ...source.front,
       // The folder's _section.yml places it where its page's front matter does not.
@@ -655,10 +624,10 @@ export function loadSite(
       headings: () => headings,
       markdown: utf8Text(twin),
       sections,
-      textLength: length,
+      textLength,
       file: source.file,
       sourcePath: source.sourcePath,
-      fingerprint: sourceFingerprint({ ...source.front, body: source.body }),
+      fingerprint,
       ...record,
       ...(lastUpdated !== undefined && { lastUpdated }),
       ...(source.generated && { generated: true }),

@@ -326,6 +326,18 @@ class SnapshotPages extends Map<string, SourcePage> {
     return parsed;
   }
 
+  /**
+   * The page, parsed for this caller alone when it is not parsed yet: kept only by who
+   * asked. A docs tree reads every page of its version once, for titles and order, and a
+   * reader opens a few of them: those are the ones kept (`get`).
+   */
+  peek(key: string): SourcePage | undefined {
+    const page = super.get(key);
+    if (page !== PENDING) return page;
+    const [offset, length, entry] = this.#pending.get(key)!;
+    return this.#parse(offset, length, entry);
+  }
+
   override set(key: string, page: SourcePage): this {
     this.#pending.delete(key);
     return super.set(key, page);
@@ -375,4 +387,9 @@ function lineAt(file: Buffer, start: number): { text: string; next: number } {
   const end = file.indexOf(0x0a, start);
   const stop = end === -1 ? file.length : end;
   return { text: file.toString('utf8', start, stop), next: stop + 1 };
+}
+
+/** A page to read and let go (SnapshotPages#peek); any other map's page as it is. */
+export function peekPage(pages: ReadonlyMap<string, SourcePage>, key: string): SourcePage | undefined {
+  return pages instanceof SnapshotPages ? pages.peek(key) : pages.get(key);
 }

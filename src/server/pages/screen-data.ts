@@ -5,6 +5,7 @@ import { listingPagePath, matchRoute } from '../../routes/match.ts';
 import { pagePath } from '../../routes/location.ts';
 import type { Heading, Link, ListingGroup, ListingPager, NavNode, PostSummary, ScreenData } from '../../routes/types.ts';
 import type { SourcePage } from '../content/site.ts';
+import { peekPage } from '../content/snapshot.ts';
 import type { SiteIntl } from '../../i18n/intl.ts';
 import { type SiteVersions, versionOf } from '../content/versions.ts';
 
@@ -180,7 +181,8 @@ export function docsNavigation(
   // By key first: only this tree's pages are read (the built snapshot parses a page on its first use).
   const docs = [...pages.keys()]
     .filter((key) => inside(key) && !others.some((mount) => key === mount || key.startsWith(`${mount}/`)))
-    .map((key) => pages.get(key)!)
+    // Read for the tree and let go: a page is kept once a reader opens it (snapshot.ts).
+    .map((key) => peekPage(pages, key)!)
     .filter((page) => !page.unlisted);
   const nodes = new Map<string, TreeNode>(
     docs.map((page) => [

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentFingerprint, readSnapshot, SNAPSHOT_FILE, writeSnapshot } from '../../../src/server/content/snapshot.ts';
+import { contentFingerprint, peekPage, readSnapshot, SNAPSHOT_FILE, writeSnapshot } from '../../../src/server/content/snapshot.ts';
 import { loadSite, type SourcePage } from '../../../src/server/content/site.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
 import { makeLocales, makePage } from '../../helpers/content.ts';
@@ -133,4 +133,18 @@ test("the content's fingerprint changes with a file's size or time, and a file a
   renameSync(join(dir, 'en/pages/b.md'), join(dir, 'en/pages/c.md'));
   changed('a file renamed');
   assert.notEqual(contentFingerprint(dir, ['en'], 'fr'), fingerprint(), 'another default locale');
+});
+
+test('a page read for a docs tree is not kept: the reader who opens it gets the one kept', () => {
+  const { site, messages } = makeSnapshotSite();
+  const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
+  writeSnapshot(dist, 'fp1', site, messages);
+  const pages = readSnapshot(dist, 'fp1')!.site.pages.get('en')!;
+  const peeked = peekPage(pages, 'docs/long');
+  assert.equal(peeked?.title, 'Long');
+  assert.notEqual(peekPage(pages, 'docs/long'), peeked, 'parsed for each caller, kept by none');
+  const opened = pages.get('docs/long');
+  assert.equal(opened?.title, 'Long');
+  assert.equal(peekPage(pages, 'docs/long'), opened, 'once opened, a peek gets the kept page');
+  assert.equal(peekPage(pages, 'docs/none'), undefined);
 });
