@@ -226,7 +226,7 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
       const idle = rss(server.child.pid!);
       if (flat) frame = await frameOf(server, large);
       const visited = await visitEverything(server);
-      memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}) at ${fmt(visited.requests / visited.seconds)} req/s (concurrency ${VISIT_CONCURRENCY}); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')})`;
+      memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}) at ${fmt(visited.requests / visited.seconds)} req/s (concurrency ${VISIT_CONCURRENCY}; ${visited.cpuMs.toFixed(2)} ms of server CPU per request); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')})`;
     } finally {
       await stop(server.child);
     }
@@ -347,12 +347,15 @@ async function visitEverything(server: Server) {
   const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
   const urls = paths.flatMap((path) => [path, `/_data/${build}${path}.json`]);
   const started = performance.now();
+  const cpu = cpuSeconds(server.child.pid!);
   const statuses = await crawl(server, urls, VISIT_CONCURRENCY);
   const seconds = (performance.now() - started) / 1000;
   return {
     pages: paths.length,
     requests: urls.length,
     seconds,
+    // The server's CPU per request: what its req/s would be alone on its core, whatever else ran.
+    cpuMs: ((cpuSeconds(server.child.pid!) - cpu) * 1000) / urls.length,
     statuses,
   };
 }

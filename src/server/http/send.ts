@@ -55,14 +55,26 @@ export function sendStored(ctx: Context, body: StoredBody, encoding: Encoding = 
  * off), compressed at once at the per-request level. Those bytes are not the
  * stored form's (compression.ts), so the validator is weak, as for a stream.
  */
-export async function sendWhole(ctx: Context, body: Buffer, encoding: Encoding): Promise<void> {
+export function sendWhole(ctx: Context, body: Buffer, encoding: Encoding): void {
   if (encoding === 'identity') {
     ctx.body = body;
     return;
   }
   if (ctx.etag) ctx.etag = `W/${ctx.etag}`;
   ctx.set('Content-Encoding', encoding);
-  ctx.body = await compressWhole(body, encoding);
+  ctx.body = compressWhole(body, encoding);
+}
+
+/**
+ * Whether the request that made a body (a page just rendered, page data just serialized) is
+ * answered with its own compression, at the per-request level (sendWhole, a weak ETag), as
+ * with the render cache off: the kept forms (stored-body.ts) are compressed at a high level,
+ * worth it for a page asked for again, not for one a crawler asks for once, so they are made
+ * at the second answer. HEAD takes the kept form: its Content-Length is the one every later
+ * GET has. A plain body (identity) is the kept one already.
+ */
+export function answersWithOwnCompression(ctx: Context, encoding: Encoding): boolean {
+  return encoding !== 'identity' && ctx.method === 'GET';
 }
 
 /** A streamed body, compressed as it flows when the client accepts it. */

@@ -9,7 +9,7 @@ import type { CachePolicy } from '../http/cache-policy.ts';
 import { StoredBody } from '../http/stored-body.ts';
 import type { PageStore } from './page-store.ts';
 import type { RenderCache } from '../http/bounded-cache.ts';
-import { answeredNotModified, negotiateEncoding, sendStored } from '../http/send.ts';
+import { answeredNotModified, answersWithOwnCompression, negotiateEncoding, sendStored, sendWhole } from '../http/send.ts';
 
 type PageDataRouteParts = {
   decide: Decider;
@@ -67,13 +67,15 @@ export function pageDataMiddleware({
       case 'search': {
         ctx.set('Cache-Control', policy.page);
         const key = `data:${searchPath(decision.locale, decision.query, decision.version ?? null)}`;
+        const encoding = negotiateEncoding(ctx);
         let body = searchCache?.get(key);
         if (!body) {
           const page = await searchPageOf(decision, store, siteSearch);
           body = new StoredBody(pageDataJson(page, siteSearch.indexes), searchCache?.arena);
           searchCache?.set(key, body);
+          if (answersWithOwnCompression(ctx, encoding)) return sendWhole(ctx, body.identity, encoding);
         }
-        sendStored(ctx, body, negotiateEncoding(ctx));
+        sendStored(ctx, body, encoding);
         return;
       }
       case 'page': {
@@ -91,6 +93,7 @@ export function pageDataMiddleware({
           const kept = cache && !perRequest ? cache : null;
           body = new StoredBody(pageDataJson(page, siteSearch.indexes), kept?.arena);
           kept?.set(key, body);
+          if (answersWithOwnCompression(ctx, encoding)) return sendWhole(ctx, body.identity, encoding);
         }
         sendStored(ctx, body, encoding);
       }

@@ -12,7 +12,15 @@ import type { Manifest } from '../site/manifest.ts';
 import type { PageStore } from './page-store.ts';
 import type { RenderCache } from '../http/bounded-cache.ts';
 import { type DocumentRenderer, documentRenderer } from './page-document.ts';
-import { answeredNotModified, collect, negotiateEncoding, sendStored, sendStream, sendWhole } from '../http/send.ts';
+import {
+  answeredNotModified,
+  answersWithOwnCompression,
+  collect,
+  negotiateEncoding,
+  sendStored,
+  sendStream,
+  sendWhole,
+} from '../http/send.ts';
 import type { MessageUrls, MonitoringInit, PageData, SearchIndexes } from '../../routes/types.ts';
 import { searchPath } from '../../routes/search/query.ts';
 import { type LlmsFiles, twinPath } from '../site/llms.ts';
@@ -136,6 +144,7 @@ async function sendPage(
     if (!pages || failed) return sendWhole(ctx, rendered, encoding);
     const stored = new StoredBody(rendered, pages.arena);
     pages.set(key, stored);
+    if (answersWithOwnCompression(ctx, encoding)) return sendWhole(ctx, rendered, encoding);
     return sendKept(ctx, stored, encoding, remembered);
   }
   if (pages) collect(rendered, (body) => failed || pages.set(key, new StoredBody(body, pages.arena)));

@@ -124,8 +124,12 @@ export function tableOfContents(headings: readonly Heading[]): Heading[] {
   return headings.filter((heading) => heading.level === 2 || heading.level === 3);
 }
 
-/** `listed`: its page lists its pages whatever their number (a folder's page made for want of an index.md). */
-type TreeNode = { slug: string; link: Link; children: TreeNode[]; listed: boolean; collapsed: boolean };
+/**
+ * `listed`: its page lists its pages whatever their number (a folder's page made for want of an index.md).
+ * `closed`: the node as a sidebar entry without its children, made on its first use and then
+ * shared by every sidebar that shows it so (sidebars are read, never changed).
+ */
+type TreeNode = { slug: string; link: Link; children: TreeNode[]; listed: boolean; collapsed: boolean; closed?: NavNode };
 
 /**
  * The most entries one list of the sidebar shows. A longer list (a section of
@@ -241,7 +245,11 @@ export function docsNavigation(
       shown = list.slice(start, start + SIDEBAR_WINDOW);
     }
     return shown.map((node) => {
-      if (!open.has(node.slug) || node.children.length === 0) return { ...node.link, children: [] };
+      // A windowed sidebar is made for each page: most of its entries are closed ones, made once each.
+      if (!open.has(node.slug) || node.children.length === 0) {
+        node.closed ??= { ...node.link, children: [] };
+        return node.closed;
+      }
       const children = trim(node.children, open, focus, windowed);
       // Folded only where the reader is on the section's own page: a section holding the page is open.
       const folded = node.collapsed && node.slug === focus ? { collapsed: true as const } : {};

@@ -54,8 +54,10 @@ describe('a page the render cache holds, answered again (the real site)', () => 
   after(() => site.close());
 
   for (const acceptEncoding of ['br', 'gzip', 'identity']) {
-    test(`has the first answer's status, headers and bytes, with its own request id (${acceptEncoding})`, async () => {
+    test(`has the status, headers and bytes of the app's answer from the cache, with its own request id (${acceptEncoding})`, async () => {
       const path = '/de/docs/anleitungen/installation';
+      // The answer that renders the page is compressed for itself alone (send.ts); the app's next one is the kept form.
+      await ask(site.url, path, { 'Accept-Encoding': 'identity' });
       const first = await ask(site.url, path, { 'Accept-Encoding': acceptEncoding });
       const again = [
         await ask(site.url, path, { 'Accept-Encoding': acceptEncoding }),
@@ -78,6 +80,8 @@ describe('a page the render cache holds, answered again (the real site)', () => 
   test('the cached answer has the same headers as the app’s, for every kind of page, encoding, HEAD and GET, over http and https', async () => {
     let compared = 0;
     for (const path of PAGES_OF_EVERY_KIND) {
+      // Rendered and kept: the app answers from the render cache, as the lane does.
+      await ask(site.url, path, { 'Accept-Encoding': 'identity' });
       for (const acceptEncoding of ['br', 'gzip', 'identity']) {
         for (const proto of ['http', 'https']) {
           const headers = { 'Accept-Encoding': acceptEncoding, 'X-Forwarded-Proto': proto };

@@ -150,6 +150,27 @@ describe('HTTP caching', () => {
     }
   });
 
+  test('the answer that renders a page or its data is compressed for itself alone; the next answers send the kept form, the same text', async () => {
+    // Pages nobody asked for yet, in each encoding: their first answer makes the body.
+    for (const [path, encoding] of [
+      ['/fr/docs/markdown', 'br'],
+      [await dataPath('/ja/docs/configuration'), 'br'],
+      ['/ar/docs/configuration', 'gzip'],
+    ] as const) {
+      const decode = (body: Buffer) => (encoding === 'br' ? brotliDecompressSync(body) : gunzipSync(body)).toString();
+      const made = await getRaw(path, { 'Accept-Encoding': encoding });
+      const kept = await getRaw(path, { 'Accept-Encoding': encoding });
+      const again = await getRaw(path, { 'Accept-Encoding': encoding });
+      assert.equal(made.status, 200, path);
+      assert.equal(made.headers['content-encoding'], encoding);
+      assert.match(made.headers.etag as string, /^W\/"/, `${path}: the one-off bytes are not the kept form's, so their tag is weak`);
+      assert.match(kept.headers.etag as string, /^"/, `${path}: the kept form has the strong tag`);
+      assert.equal(weakly(made.headers.etag as string), kept.headers.etag);
+      assert.ok(kept.body.equals(again.body), `${path}: the kept form is one byte sequence`);
+      assert.equal(decode(made.body), decode(kept.body), `${path}: the same text`);
+    }
+  });
+
   test('HEAD on a page has the headers GET has, and no body', async () => {
     await get(server.url, '/fr/docs/routing'); // rendered once: the cached copy has a length
     const [head, full] = await Promise.all([
