@@ -139,47 +139,47 @@ export async function devPass(): Promise<void> {
           () => 'a',
         ),
       );
-      const screen = join(dev.project, 'src/routes/screens/not-found.tsx');
-      const code = readFileSync(screen, 'utf8');
+      // A save under src/ of `file`, its text with `from` replaced by what marks save n, seen when `seen(n)` is on the page.
+      const codeSaves = async (label: string, file: string, from: string, to: (n: number) => string, seen: (n: number) => string) => {
+        const path = join(dev.project, file);
+        const code = readFileSync(path, 'utf8');
+        report(
+          label,
+          await timeSaves(
+            page,
+            Math.min(SAVES, 5),
+            (n) => saveAtomically(path, code.replace(from, to(n))),
+            () => null,
+            seen,
+          ),
+        );
+      };
       await page.context().close();
       page = await (await browser.newContext()).newPage();
       await page.goto(`${dev.url}/en/nope`);
       await page.waitForSelector('html[data-hydrated]');
-      report(
+      await codeSaves(
         'screen in src/ (rebuild and restart)',
-        await timeSaves(
-          page,
-          Math.min(SAVES, 5),
-          (n) => saveAtomically(screen, code.replace('<h1', `<h1 data-bench="${n}"`)),
-          () => null,
-          (n) => `h1[data-bench="${n}"]`,
-        ),
+        'src/routes/screens/not-found.tsx',
+        '<h1',
+        (n) => `<h1 data-bench="${n}"`,
+        (n) => `h1[data-bench="${n}"]`,
       );
       // The server's code alone (the browser's bundle is not made again): the document's shell.
-      const shell = join(dev.project, 'src/server/pages/document-shell.ts');
-      const shellCode = readFileSync(shell, 'utf8');
-      report(
+      await codeSaves(
         "server's code in src/ (document shell)",
-        await timeSaves(
-          page,
-          Math.min(SAVES, 5),
-          (n) => saveAtomically(shell, shellCode.replace("'</head><body>'", `'</head><body data-bench="${n}">'`)),
-          () => null,
-          (n) => `body[data-bench="${n}"]`,
-        ),
+        'src/server/pages/document-shell.ts',
+        "'</head><body>'",
+        (n) => `'</head><body data-bench="${n}">'`,
+        (n) => `body[data-bench="${n}"]`,
       );
       // The browser's code alone (the server runs on): seen once the new code has hydrated the page.
-      const main = join(dev.project, 'src/client/main.tsx');
-      const mainCode = readFileSync(main, 'utf8');
-      report(
+      await codeSaves(
         "browser's code in src/ (hydration mark)",
-        await timeSaves(
-          page,
-          Math.min(SAVES, 5),
-          (n) => saveAtomically(main, mainCode.replace("dataset.hydrated = ''", `dataset.hydrated = '${n}'`)),
-          () => null,
-          (n) => `html[data-hydrated="${n}"]`,
-        ),
+        'src/client/main.tsx',
+        "dataset.hydrated = ''",
+        (n) => `dataset.hydrated = '${n}'`,
+        (n) => `html[data-hydrated="${n}"]`,
       );
     } finally {
       stopDev(dev);
