@@ -2,7 +2,7 @@
 // validator and 304, a stored body or a compressed stream.
 import type { Context, Middleware } from 'koa';
 import { HttpError } from './errors.ts';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { chooseEncoding, compressStream, compressWhole, type Encoding, type StoredBody } from './stored-body.ts';
 
 /**
@@ -62,8 +62,13 @@ export function sendWhole(ctx: Context, body: Buffer, encoding: Encoding): void 
   }
   if (ctx.etag) ctx.etag = `W/${ctx.etag}`;
   ctx.set('Content-Encoding', encoding);
-  ctx.body = compressWhole(body, encoding);
+  // A body past this size is compressed as a stream, on zlib's threads: compressed at once on
+  // the event loop, one very long page would hold every other request behind it.
+  ctx.body = body.length <= WHOLE_ON_LOOP_BYTES ? compressWhole(body, encoding) : compressStream(Readable.from([body]), encoding);
 }
+
+/** The largest body sendWhole compresses on the event loop: far more than a docs page's HTML or data. */
+const WHOLE_ON_LOOP_BYTES = 256 * 1024;
 
 /**
  * Whether the request that made a body (a page just rendered, page data just serialized) is
