@@ -21,6 +21,7 @@ import { CRITICAL_CSS_BUDGET, FIRST_LOAD_JS_BUDGET } from './first-load-budget.t
 import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 import { storedCompilerCodeHash } from './compiler-code.ts';
 import { CACHE_ROOT } from './cache-root.ts';
+import { type Bundles, keepBundles, restoreBundles } from './bundle-cache.ts';
 
 /**
  * Highlighted code blocks kept between builds (highlight-cache.ts): a rebuild highlights
@@ -37,6 +38,9 @@ const HIGHLIGHT_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export const CONTENT_CACHE_DIR = join(CACHE_ROOT, 'polysite', 'content');
 const CONTENT_CACHE_BYTES = 1024 * 1024 * 1024;
+
+/** The last build's bundles (bundle-cache.ts): a build where no code changed does not run esbuild. */
+const BUNDLE_CACHE_DIR = join(CACHE_ROOT, 'polysite', 'bundles');
 
 /** Whether this build may use the caches: not with `--no-cache` or POLYSITE_NO_CACHE set (to anything but 0 or empty). */
 export function cacheWanted(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
@@ -75,7 +79,7 @@ export async function build({
   // esbuild bundles in memory (write: false) while the content is compiled and indexed
   // beside it; nothing in dist/ changes until both are done, so a content error leaves
   // the last good build in place.
-  const bundling = bundle(dist, assetsDir, dev, bundler, takeServer);
+  const bundling = keptOrBundled(dist, assetsDir, dev, bundler, takeServer);
   // A failed bundle is reported where it is awaited, not as an unhandled rejection meanwhile.
   bundling.catch(() => {});
   const content = dev ? null : await checkContent(dirname(dist));
@@ -154,8 +158,22 @@ export async function build({
   console.log(`build ${build}: dist/manifest.json, dist/server/main.js, dist/server/export.js`);
 }
 
-/** Every bundle (client, chooser, server, export program), made in memory: their files and the metafiles read later. */
-async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bundler, takeServer?: ServerTaker) {
+/**
+ * The bundles: the last build's (bundle-cache.ts) when nothing they are made from changed,
+ * else made (and kept for the next build). `npm run dev` bundles incrementally itself.
+ */
+async function keptOrBundled(dist: string, assetsDir: string, dev: boolean, bundler: Bundler, takeServer?: ServerTaker): Promise<Bundles> {
+  const cache = !dev && !takeServer && bundler === esbuild.build && cacheWanted(process.argv, process.env) ? BUNDLE_CACHE_DIR : null;
+  const kept = cache && restoreBundles(cache, dist);
+  if (kept) return kept;
+  const startedAt = Date.now();
+  const bundles = await bundle(dist, assetsDir, dev, bundler, takeServer);
+  if (cache) keepBundles(cache, dist, bundles, startedAt);
+  return bundles;
+}
+
+/** Every bundle (client, chooser, server, export program), made in memory: their files, the metafiles read later, and what esbuild read. */
+async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bundler, takeServer?: ServerTaker): Promise<Bundles> {
   const client = bundler({
     // site.css: the critical rules, inlined in every page (manifest.criticalCss); deferred.css: the rest, linked.
     entryPoints: { main: 'src/client/main.tsx', critical: 'src/client/site.css', styles: 'src/client/deferred.css' },
@@ -251,6 +269,8 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
     // Dev: maps without the sources' text, which Node does not need to map a stack (the files are
     // on disk): less for esbuild to write at each rebuild, and for the next server to read as it starts.
     sourcesContent: !dev,
+    // What it read, for the bundle cache.
+    metafile: true,
     logLevel: 'warning',
     write: false,
   });
@@ -276,7 +296,8 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
   const [built] = await Promise.all([Promise.all([client, chooser, taken ? null : server]), taken]);
   const compressed = (await Promise.all([siblings(client), siblings(chooser)])).flat();
   const files: { path: string; contents: Uint8Array }[] = [...built.flatMap((result) => result?.outputFiles ?? []), ...compressed];
-  return { client: await client, chooser: await chooser, files };
+  const inputs = new Set(built.flatMap((result) => Object.keys(result?.metafile?.inputs ?? {})));
+  return { client: await client, chooser: await chooser, files, inputs: [...inputs] };
 }
 
 function hashedCopy(source: string, name: string, assetsDir: string): string {
