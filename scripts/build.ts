@@ -16,6 +16,7 @@ import { type Compressed, compressAsset } from './asset-compression.ts';
 import { MANIFEST_FILE, type Manifest } from '../src/server/site/manifest.ts';
 import { compactIndexPath } from '../src/server/site/search-indexes.ts';
 import { contentFingerprint } from '../src/server/content/snapshot.ts';
+import { contentFiles } from '../src/server/content/content-files.ts';
 import { buildImages } from './build-images.ts';
 import { CRITICAL_CSS_BUDGET, FIRST_LOAD_JS_BUDGET } from './first-load-budget.ts';
 import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
@@ -367,9 +368,11 @@ async function checkContent(stageIn: string) {
     stageIn,
   });
   // Taken before any page is read: a page edited during the build makes the snapshot stale, never wrong.
-  const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
+  // The one walk of the content serves the locale keys too.
+  const files = contentFiles(config.localesDir);
+  const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale, files);
   // The one content check the dev server runs too (src/server/content/load-content.ts).
-  const compiled = await compiler.compile(config.defaultLocale);
+  const compiled = await compiler.compile(config.defaultLocale, files);
   if (cached) {
     const whole = compiled.reusedLocales.length
       ? `; locales taken whole, nothing of theirs changed: ${compiled.reusedLocales.join(', ')}`

@@ -1,11 +1,13 @@
 // The bundles of `npm run build` kept between builds: the client's, the chooser's, the
 // server's and the export program's files, with the browser files' brotli and gzip forms,
-// and the metafiles the build reads. While no file esbuild read for them changed, nor a
-// folder holding one (a file added there could be a new import's target: its importer's
-// change is seen anyway), nor what decides how they are made and resolve (the build's own
-// script, the compression levels, the packages, tsconfig.json, esbuild's and Node's
-// versions, the working and output folders), the last build's files are written again and
-// esbuild is not run: on a content-only rebuild, bundling and compressing the unchanged
+// and the metafiles the build reads. While no file of the project esbuild read for them
+// changed, nor a folder holding one (a file added there could be a new import's target: its
+// importer's change is seen anyway), nor the installed packages (npm rewrites
+// node_modules/.package-lock.json with each install: the packages' own files are not stamped
+// one by one, which was most of the check's cost), nor what decides how they are made and
+// resolve (the build's own script, the compression levels, tsconfig.json, esbuild's and
+// Node's versions, the working and output folders), the last build's files are written
+// again and esbuild is not run: on a content-only rebuild, bundling and compressing the unchanged
 // code was most of the build's CPU and the longest step on its way.
 //
 // One entry, replaced whole by each build that bundled: the cache is one build's bundles.
@@ -20,11 +22,14 @@ const FORMAT = 1;
 const SETTINGS = [
   'package.json',
   'package-lock.json',
+  'node_modules/.package-lock.json',
   'tsconfig.json',
   'scripts/build.ts',
   'scripts/bundle-cache.ts',
   'scripts/asset-compression.ts',
 ];
+/** Inputs under this folder are the installed packages': `node_modules/.package-lock.json` stands for them. */
+const PACKAGES = 'node_modules/';
 /**
  * A file whose status changed this long before the bundling began, or later, is not trusted
  * to be the one esbuild read (the file system's clock is coarser than the process's): the
@@ -78,7 +83,8 @@ export function restoreBundles(dir: string, dist: string, root = ROOT_DIR): Bund
  * in place of the last entry; nothing when a file they were made from changed since.
  */
 export function keepBundles(dir: string, dist: string, bundles: Bundles, startedAt: number, root = ROOT_DIR): void {
-  const watched = [...new Set([...bundles.inputs, ...SETTINGS, ...bundles.inputs.map((file) => dirname(file))])].sort();
+  const own = bundles.inputs.filter((file) => !file.startsWith(PACKAGES));
+  const watched = [...new Set([...own, ...SETTINGS, ...own.map((file) => dirname(file))])].sort();
   const stamps: [string, string][] = [];
   for (const path of watched) {
     const stat = statOf(root, path);

@@ -16,7 +16,7 @@ function makeProject(): string {
   const root = mkdtempSync(join(tmpdir(), 'polysite-bundles-'));
   mkdirSync(join(root, 'src', 'lib'), { recursive: true });
   writeFileSync(join(root, 'src', 'main.ts'), "import { greet } from './lib/greet.ts';\nconsole.log(greet('you'));\n");
-  writeFileSync(join(root, 'src', 'lib', 'greet.ts'), 'export const greet = (name: string) => `hello ${name}`;\n');
+  writeFileSync(join(root, 'src', 'lib', 'greet.ts'), 'export const greet = (name: string) => "hello " + name;\n');
   return root;
 }
 
@@ -65,7 +65,7 @@ test('with nothing changed, the kept bundles come back: the same files at the sa
 test('an edited input is bundled again', async () => {
   const root = makeProject();
   const { dir, dist } = await kept(root);
-  writeFileSync(join(root, 'src', 'lib', 'greet.ts'), 'export const greet = (name: string) => `hi ${name}`;\n');
+  writeFileSync(join(root, 'src', 'lib', 'greet.ts'), 'export const greet = (name: string) => "hi " + name;\n');
   assert.equal(restoreBundles(dir, dist, root), null);
   // And what is made then has the change.
   assert.match(filesOf(await bundled(root, dist))[0]![1]!, /hi /);
@@ -91,7 +91,7 @@ test('an input changed after the bundling began is not kept', async () => {
   const startedAt = Date.now();
   const bundles = await bundled(root, dist);
   // Saved while esbuild was reading: its new stamp must not vouch for the old bytes.
-  writeFileSync(join(root, 'src', 'lib', 'greet.ts'), 'export const greet = (name: string) => `hey ${name}`;\n');
+  writeFileSync(join(root, 'src', 'lib', 'greet.ts'), 'export const greet = (name: string) => "hey " + name;\n');
   keepBundles(dir, dist, bundles, startedAt, root);
   assert.equal(restoreBundles(dir, dist, root), null);
 });
@@ -112,4 +112,18 @@ test('a second build keeps its own bundles in place of the first', async () => {
   const second = await bundled(root, dist);
   keepBundles(dir, dist, second, settledStart(), root);
   assert.deepEqual(filesOf(restoreBundles(dir, dist, root)!), filesOf(second));
+});
+
+test('an install of packages (npm rewrites node_modules/.package-lock.json) is bundled again', async () => {
+  const root = makeProject();
+  mkdirSync(join(root, 'node_modules', 'dep'), { recursive: true });
+  writeFileSync(join(root, 'node_modules', 'dep', 'package.json'), '{"name":"dep","version":"1.0.0","main":"index.js"}');
+  writeFileSync(join(root, 'node_modules', 'dep', 'index.js'), 'export const dep = 1;\n');
+  writeFileSync(join(root, 'node_modules', '.package-lock.json'), '{"version":1}');
+  writeFileSync(join(root, 'src', 'main.ts'), "import { dep } from 'dep';\nconsole.log(dep);\n");
+  const { dir, dist, bundles } = await kept(root);
+  assert.ok(bundles.inputs.includes('node_modules/dep/index.js'));
+  assert.ok(restoreBundles(dir, dist, root));
+  writeFileSync(join(root, 'node_modules', '.package-lock.json'), '{"version":2}');
+  assert.equal(restoreBundles(dir, dist, root), null);
 });

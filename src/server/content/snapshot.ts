@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type DocsVersion, versionsDirOf } from './versions.ts';
-import { existsSync, closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import type { DocsVersion } from './versions.ts';
+import { type ContentFile, contentFiles } from './content-files.ts';
+import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
 import { sitePathsOf } from './paths.ts';
@@ -67,26 +68,18 @@ type Header = {
 
 /**
  * A hash of the content folder's file names, sizes and modification times (and the
- * locales): a snapshot is used only while it is the same as at build time.
+ * locales): a snapshot is used only while it is the same as at build time. `files`: the
+ * walk of the content (content-files.ts), unless the caller made it already.
  */
-export function contentFingerprint(localesDir: string, locales: readonly string[], defaultLocale: string): string {
+export function contentFingerprint(
+  localesDir: string,
+  locales: readonly string[],
+  defaultLocale: string,
+  files: readonly ContentFile[] = contentFiles(localesDir),
+): string {
   const hash = createHash('sha256').update(JSON.stringify([locales, defaultLocale]));
   // The docs' versions beside the content folder are content too (versions.ts).
-  const versionsDir = versionsDirOf(localesDir);
-  const roots: [dir: string, label: string][] = [[localesDir, '']];
-  if (existsSync(versionsDir)) roots.push([versionsDir, 'versions']);
-  for (const [dir, label] of roots) {
-    const files = readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name))
-      .sort();
-    // Each name as its folder's label and the part after the folder: path.relative per file
-    // resolved both paths each time, most of the fingerprint's cost on a versioned site.
-    for (const file of files) {
-      const stat = statSync(file);
-      hash.update(`${label}${file.slice(dir.length)}\0${stat.size}\0${stat.mtimeMs}\n`);
-    }
-  }
+  for (const { name, stat } of files) hash.update(`${name}\0${stat.size}\0${stat.mtimeMs}\n`);
   return hash.digest('base64url');
 }
 
