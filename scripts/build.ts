@@ -388,10 +388,13 @@ async function checkContent(stageIn: string) {
   return { fingerprint, compiled };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** `npm run build`: run here under tsx, or from the compiled build (compiled-build.mjs). */
+export function main(): void {
   // DIST_DIR, as the server reads it: a build of another content folder beside the default one.
   build({ outDir: process.env.DIST_DIR || undefined }).catch((error: Error) => {
     console.error(`build failed: ${error.message}`);
     process.exit(1);
   });
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

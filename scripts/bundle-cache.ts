@@ -11,11 +11,12 @@
 // code was most of the build's CPU and the longest step on its way.
 //
 // One entry, replaced whole by each build that bundled: the cache is one build's bundles.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { type Metafile, version as esbuildVersion } from 'esbuild';
 import { ROOT_DIR } from '../src/server/config.ts';
+import { type Stamp, settledStamps, stampsHold } from './file-stamps.mjs';
 
 const FORMAT = 1;
 /** Besides the bundles' inputs and their folders: what decides how they are made and resolve. */
@@ -30,13 +31,6 @@ const SETTINGS = [
 ];
 /** Inputs under this folder are the installed packages': `node_modules/.package-lock.json` stands for them. */
 const PACKAGES = 'node_modules/';
-/**
- * A file whose status changed this long before the bundling began, or later, is not trusted
- * to be the one esbuild read (the file system's clock is coarser than the process's): the
- * build keeps no entry, and the next build bundles again.
- */
-const SETTLED_MS = 2000;
-
 /** A bundle's output file: its absolute path under the output folder and its bytes. */
 export type BundleFile = { path: string; contents: Uint8Array };
 
@@ -51,7 +45,7 @@ export type Bundles = {
 type Memo = {
   format: number;
   context: string;
-  stamps: [path: string, stamp: string][];
+  stamps: Stamp[];
   /** Each file's path under the output folder and its size; its bytes are `files/<index>`. */
   files: [path: string, bytes: number][];
   client: Metafile;
@@ -66,7 +60,7 @@ export function restoreBundles(dir: string, dist: string, root = ROOT_DIR): Bund
   try {
     const memo = JSON.parse(readFileSync(join(dir, 'memo.json'), 'utf8')) as Memo;
     if (memo.format !== FORMAT || memo.context !== context(dist, root)) return null;
-    if (!memo.stamps.every(([path, stamp]) => stampOf(root, path) === stamp)) return null;
+    if (!stampsHold(root, memo.stamps)) return null;
     const files = memo.files.map(([path, bytes], i): BundleFile => {
       const contents = readFileSync(join(dir, 'files', String(i)));
       if (contents.length !== bytes) throw new Error('a kept bundle file is not as it was kept');
@@ -85,12 +79,8 @@ export function restoreBundles(dir: string, dist: string, root = ROOT_DIR): Bund
 export function keepBundles(dir: string, dist: string, bundles: Bundles, startedAt: number, root = ROOT_DIR): void {
   const own = bundles.inputs.filter((file) => !file.startsWith(PACKAGES));
   const watched = [...new Set([...own, ...SETTINGS, ...own.map((file) => dirname(file))])].sort();
-  const stamps: [string, string][] = [];
-  for (const path of watched) {
-    const stat = statOf(root, path);
-    if (stat && stat.ctimeMs > startedAt - SETTLED_MS) return;
-    stamps.push([path, stat ? stampText(stat) : '']);
-  }
+  const stamps = settledStamps(root, watched, startedAt);
+  if (!stamps) return;
   const files = bundles.files.map(({ path, contents }): [string, number] => [relative(dist, path).split(sep).join('/'), contents.length]);
   // An output outside the folder could not be put back where it was.
   if (files.some(([path]) => path.startsWith('../') || resolve(dist, path) === dist)) return;
@@ -127,22 +117,4 @@ function context(dist: string, root: string): string {
     resolve(root),
     resolve(dist),
   ]);
-}
-
-function statOf(root: string, path: string) {
-  try {
-    return statSync(join(root, path));
-  } catch {
-    return null;
-  }
-}
-
-function stampText({ size, mtimeMs, ctimeMs, ino }: { size: number; mtimeMs: number; ctimeMs: number; ino: number }): string {
-  return `${size}:${mtimeMs}:${ctimeMs}:${ino}`;
-}
-
-/** A path's stamp (size, times, inode), relative to `root` ('' when it is missing). */
-function stampOf(root: string, path: string): string {
-  const stat = statOf(root, path);
-  return stat ? stampText(stat) : '';
 }
