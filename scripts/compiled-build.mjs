@@ -137,7 +137,11 @@ const sourceUrls = {
       if (!text.includes('import.meta.url')) return undefined;
       const loader = /\.tsx$/.test(args.path) ? 'tsx' : /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js';
       const { transform } = await import('esbuild');
-      const { code } = await transform(text, { loader, format: 'esm', define: { 'import.meta.url': JSON.stringify(pathToFileURL(args.path).href) } });
+      const { code } = await transform(text, {
+        loader,
+        format: 'esm',
+        define: { 'import.meta.url': JSON.stringify(pathToFileURL(args.path).href) },
+      });
       return { contents: code, loader: 'js' };
     });
   },
