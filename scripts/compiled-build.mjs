@@ -1,17 +1,18 @@
-// `npm run build`'s own code (scripts/build.ts and all it imports of the project), compiled
-// to JavaScript by esbuild and kept between builds, so the build runs under Node itself:
-// under tsx, every module went through its loader (on a thread of its own) and every worker
-// thread booted the loader again, about a CPU-second each, on every build. Two entries: the
-// build, and the content compiler its worker threads run (ts-worker.ts starts that in place
-// of the TypeScript module). The packages are left out, imported from where Node resolves
-// them from the project, so the compiled files may be anywhere (POLYSITE_CACHE_DIR), and
-// every `import.meta.url` is its source file's, as the code expects (ROOT_DIR, workers).
+// `npm run build`'s own code (scripts/build.ts and all it imports, the packages with it),
+// compiled to JavaScript by esbuild and kept between builds, so the build runs under Node
+// itself: under tsx, every module went through its loader (on a thread of its own) and every
+// worker thread booted the loader again, and Node resolved, read and compiled each package
+// module: about a CPU-second per thread on every build. Two entries: the build, and the
+// content compiler its worker threads run (ts-worker.ts starts that in place of the
+// TypeScript module). Every `import.meta.url` is its source file's, as the code expects
+// (ROOT_DIR, workers), and packages with native parts are left out (LEFT_OUT), so the
+// compiled files may be anywhere (POLYSITE_CACHE_DIR).
 //
-// Kept while none of the files compiled changed, nor a folder holding one (a file added there
-// could be a new import's target), nor the settings that decide how they compile and
-// resolve (file-stamps.mjs). One entry, replaced whole when it is compiled again.
+// Kept while none of the project's files compiled changed, nor a folder holding one (a file
+// added there could be a new import's target), nor the installed packages (npm rewrites
+// node_modules/.package-lock.json with every install), nor the settings that decide how they
+// compile and resolve (file-stamps.mjs). One entry, replaced whole when compiled again.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { settledStamps, stampsHold } from './file-stamps.mjs';
@@ -78,9 +79,16 @@ async function compile(dir) {
     chunkNames: 'chunk-[hash]',
     metafile: true,
     logLevel: 'warning',
-    plugins: [buildMain, packagesWhereNodeFindsThem, sourceUrls],
+    plugins: [buildMain, leftOutWhereNodeFindsThem, sourceUrls],
+    // The packages' CommonJS modules require Node's own modules.
+    banner: {
+      js: `import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(${JSON.stringify(pathToFileURL(join(ROOT_DIR, 'package.json')).href)});`,
+    },
   });
-  const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('polysite:'));
+  // The packages' files are not stamped one by one: npm rewrites node_modules/.package-lock.json with every install.
+  const inputs = Object.keys(result.metafile.inputs).filter(
+    (input) => !input.startsWith('polysite:') && !input.startsWith('node_modules/'),
+  );
   const watched = [...new Set([...inputs, ...SETTINGS, ...inputs.map((input) => dirname(input))])].sort();
   const stamps = settledStamps(ROOT_DIR, watched, startedAt);
   // Files that changed while they were compiled: this build runs what was compiled, the next compiles again.
@@ -110,17 +118,20 @@ const buildMain = {
   },
 };
 
-/** A package import is left as the file URL Node resolves it to from the project (the compiled files are elsewhere); its JSON is compiled in. */
-const packagesWhereNodeFindsThem = {
-  name: 'packages-where-node-finds-them',
+/**
+ * Packages with a program or native code of their own, found beside their JavaScript (esbuild's
+ * binary, sharp's libvips), are left out: imported from the file URL Node resolves each to
+ * from the project, so the compiled files may be anywhere.
+ */
+const LEFT_OUT = ['esbuild', 'sharp'];
+
+const leftOutWhereNodeFindsThem = {
+  name: 'left-out-where-node-finds-them',
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.namespace === 'polysite' || args.path.startsWith('polysite:')) return undefined;
-      if (isBuiltin(args.path)) return { path: args.path, external: true };
-      // A package's JSON (its version, say) is compiled in: Node imports JSON only with an attribute the sources do not write.
-      if (args.path.endsWith('.json')) return undefined;
-      return { path: import.meta.resolve(args.path), external: true };
-    });
+    build.onResolve({ filter: new RegExp(`^(${LEFT_OUT.join('|')})$`) }, (args) => ({
+      path: import.meta.resolve(args.path),
+      external: true,
+    }));
   },
 };
 
