@@ -333,13 +333,13 @@ function reportSizes(dist: string, files: string[], firstLoad: string[], critica
   const rows = files
     .filter((file) => !file.endsWith('.map'))
     .map((file) => {
-      const bytes = readFileSync(file);
-      // The .gz sibling precompress wrote (gzip -9 of the same bytes), where there is one.
-      const gzip = existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : gzipSync(bytes, { level: 9 }).length;
+      const size = statSync(file).size;
+      // The .gz sibling precompress wrote (gzip -9 of the same bytes), where there is one: a file is read only to gzip it.
+      const gzip = existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : gzipSync(readFileSync(file), { level: 9 }).length;
       if (file.endsWith('.js')) total += gzip;
       if (firstLoad.includes(file)) first += gzip;
       if (file === critical) criticalGzip = gzip;
-      return `  ${relative(dist, file).padEnd(44)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KB ${(gzip / 1024).toFixed(1).padStart(7)} KB gzip`;
+      return `  ${relative(dist, file).padEnd(44)} ${(size / 1024).toFixed(1).padStart(7)} KB ${(gzip / 1024).toFixed(1).padStart(7)} KB gzip`;
     });
   console.log(`client files (raw, gzip -9):\n${rows.join('\n')}`);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
