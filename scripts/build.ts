@@ -6,7 +6,8 @@
 // image and pictures (scripts/build-images.ts) are copied into the assets with their size.
 // Prints the gzip size of every client file.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -87,10 +88,12 @@ export async function build({
   // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
   const search: Record<string, string> = {};
   let bundled: Awaited<typeof bundling>;
+  // The last build's output, moved aside and removed on the thread pool while this one is written.
+  let removed = Promise.resolve();
   try {
     bundled = await bundling;
     const { files } = bundled;
-    if (!takeServer) rmSync(dist, { recursive: true, force: true });
+    if (!takeServer) removed = setAside(dist);
     else
       for (const entry of existsSync(dist) ? readdirSync(dist) : []) if (entry !== 'server') rmSync(join(dist, entry), { recursive: true });
     mkdirSync(assetsDir, { recursive: true });
@@ -143,7 +146,7 @@ export async function build({
   const manifest: Manifest = { build, js, css: entry('styles', '.css'), criticalCss, icon, preload, search, images, chooser: chooserUrl };
   writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
-  if (dev) return;
+  if (dev) return await removed;
   await precompress(assetsDir);
   reportSizes(
     dist,
@@ -156,6 +159,7 @@ export async function build({
     [js, ...preload].map((path) => join(dist, 'client', path)),
     join(dist, 'client', entry('critical', '.css')),
   );
+  await removed;
   console.log(`build ${build}: dist/manifest.json, dist/server/main.js, dist/server/export.js`);
 }
 
@@ -299,6 +303,29 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
   const files: { path: string; contents: Uint8Array }[] = [...built.flatMap((result) => result?.outputFiles ?? []), ...compressed];
   const inputs = new Set(built.flatMap((result) => Object.keys(result?.metafile?.inputs ?? {})));
   return { client: await client, chooser: await chooser, files, inputs: [...inputs] };
+}
+
+/** Where the last build's output is moved aside, beside it (the same file system), while it is removed. */
+const ASIDE_PREFIX = '.polysite-old-dist-';
+
+/**
+ * Moves `dist` aside and removes it on libuv's thread pool (a large site's search indexes
+ * and snapshot are hundreds of MB to unlink); one left aside by a build that was stopped is
+ * removed first. A folder that cannot be moved (a mount point, say) is removed here.
+ */
+function setAside(dist: string): Promise<void> {
+  const parent = dirname(dist);
+  for (const entry of existsSync(parent) ? readdirSync(parent) : [])
+    if (entry.startsWith(ASIDE_PREFIX)) rmSync(join(parent, entry), { recursive: true, force: true });
+  const aside = join(parent, `${ASIDE_PREFIX}${process.pid}`);
+  try {
+    renameSync(dist, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') rmSync(dist, { recursive: true, force: true });
+    return Promise.resolve();
+  }
+  // One it could not remove is removed by the next build.
+  return rm(aside, { recursive: true, force: true }).catch(() => {});
 }
 
 function hashedCopy(source: string, name: string, assetsDir: string): string {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { compiledBuild, compiledBuildDir } from '../../scripts/compiled-build.mjs';
@@ -29,12 +29,18 @@ function tree(dir: string): Map<string, Buffer> {
   );
 }
 
-test('npm run build runs compiled and writes the same files as the TypeScript build (--no-cache runs under tsx)', () => {
+test('npm run build runs compiled, replaces its last output whole, and writes the same files as the TypeScript build (--no-cache runs under tsx)', () => {
   const cache = mkdtempSync(join(tmpdir(), 'polysite-compiled-cache-'));
-  const compiled = mkdtempSync(join(tmpdir(), 'polysite-compiled-dist-'));
-  const typescript = mkdtempSync(join(tmpdir(), 'polysite-typescript-dist-'));
+  const beside = mkdtempSync(join(tmpdir(), 'polysite-compiled-dist-'));
+  const compiled = join(beside, 'dist');
+  // At the same depth: the server's source maps name the sources relative to the output folder.
+  const typescript = join(mkdtempSync(join(tmpdir(), 'polysite-typescript-dist-')), 'dist');
   npmRunBuild({ POLYSITE_CACHE_DIR: cache, DIST_DIR: compiled });
   assert.ok(statSync(join(compiledBuildDir(cache), 'build.mjs')).isFile(), 'the compiled build is kept in the cache folder');
+  // Built again over the last output, beside one a stopped build left aside: both are gone.
+  mkdirSync(join(beside, '.polysite-old-dist-1', 'client'), { recursive: true });
+  npmRunBuild({ POLYSITE_CACHE_DIR: cache, DIST_DIR: compiled });
+  assert.deepEqual(readdirSync(beside), ['dist']);
   npmRunBuild({ POLYSITE_CACHE_DIR: cache, DIST_DIR: typescript }, '--no-cache');
   const made = tree(compiled);
   const expected = tree(typescript);
