@@ -399,16 +399,14 @@ async function startChild(built: Promise<unknown> = Promise.resolve()): Promise<
   });
   const first = await nextAnswer();
   if (first?.type === 'ready') startedWith = first.reused;
-  // The next one, a little later: loading its packages need not compete with the tab's reload.
-  setTimeout(() => {
-    if (!stopping) spare ??= startSpare();
-  }, SPARE_DELAY_MS).unref();
+  // The next one at once, so that it has loaded its packages by the next save: while the tab
+  // loads the page again, not while the next save's bundles are made and this one waits for it.
+  if (!stopping) spare ??= startSpare();
   return first ? settle(first) : stderr.trim().replace(/^polysite: /, '') || 'the server stopped';
 }
 
 /** What the server is told by a variable of its own only when the page cache is on. */
 const KEPT_KEYS = ['POLYSITE_DEV_PAGE_CACHE', 'POLYSITE_COMPILER_CODE'];
-const SPARE_DELAY_MS = 500;
 let stopping = false;
 
 /**
