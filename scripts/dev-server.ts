@@ -174,6 +174,7 @@ async function reload(): Promise<void> {
   firstLoad = null;
   let loaded: LoadedContent;
   let reused: { pages: number; of: number } | undefined;
+  let searchHeld: ReadonlySet<string> = new Set();
   try {
     const now = loadConfig();
     if (now.locales.join() !== config.locales.join()) {
@@ -183,7 +184,7 @@ async function reload(): Promise<void> {
     loaded = loadContent(config, memo, kept);
     if (kept) {
       reused = { pages: kept.pages.reused, of: [...loaded.site.pages.values()].reduce((sum, pages) => sum + pages.size, 0) };
-      seedSearchMemo(kept.searchFile, kept.code, loaded.site, searchMemo);
+      searchHeld = seedSearchMemo(kept.searchFile, kept.code, loaded.site, searchMemo);
     }
     const site = prepareContent(config, await manifest, loaded, { log, searchMemo });
     // A new app: its render caches start empty, so nothing compiled before the edit is served.
@@ -197,7 +198,7 @@ async function reload(): Promise<void> {
     if (!kept) return;
     saveKept(kept);
     try {
-      keepSearchIndexes(kept.searchFile, kept.code, loaded.site, searchMemo);
+      keepSearchIndexes(kept.searchFile, kept.code, loaded.site, searchMemo, searchHeld);
     } catch (error) {
       // Not kept costs the next start time, never this server its site.
       process.stderr.write(`polysite dev: the search indexes were not kept (${(error as Error).message})\n`);
