@@ -4,7 +4,7 @@
  * of the browser's bundle after a save bundles the project's own code only. React's
  * development build was most of that bundle and of its source map, made again at every save.
  *
- * In the browser's bundle (see `packagesPlugin`), an import of such a package becomes:
+ * In the browser's bundle (the plugin `bundlePackages` returns), an import of such a package becomes:
  *   - an ES module package: an import of its file, `/assets/vendor-<name>-<hash>.js`, which
  *     the browser loads as it loads the bundle's chunks (a dynamic import stays lazy);
  *   - a CommonJS package (React): a module that hands over the package's exports from the
@@ -58,7 +58,7 @@ export async function bundlePackages(options: esbuild.BuildOptions, assetsDir: s
   for (const output of Object.values(metafile.outputs))
     for (const imported of output.imports) if (imported.external && BARE.test(imported.path)) wanted.add(imported.path);
   if (wanted.size === 0) return null;
-  const names = new Map([...wanted].map((specifier) => [specifier, fileName(specifier)]));
+  const names = fileNames(wanted);
   const common = {
     absWorkingDir: options.absWorkingDir,
     bundle: true,
@@ -151,7 +151,7 @@ export async function bundlePackages(options: esbuild.BuildOptions, assetsDir: s
         if (url) return { path: url, external: true };
         if (commonJs.has(specifier)) return { path: specifier, namespace: NAMESPACE };
         // Bundled as before; made a package of its own at the next rebuild.
-        if (!/[\\/]node_modules[\\/]/.test(args.importer) && BARE.test(specifier)) missing.add(specifier);
+        if (!/[\\/]node_modules[\\/]/.test(args.importer)) missing.add(specifier);
         return undefined;
       });
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
@@ -170,7 +170,16 @@ export async function bundlePackages(options: esbuild.BuildOptions, assetsDir: s
   };
 }
 
-/** A file name for a package import: `react-dom/client` → `react-dom-client`. */
-function fileName(specifier: string): string {
-  return specifier.replace(/^@/, '').replace(/[^a-z0-9]+/gi, '-');
+/** A file name for each package import (`react-dom/client`: `react-dom-client`), one of its own. */
+function fileNames(specifiers: ReadonlySet<string>): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const specifier of specifiers) {
+    const stem = specifier.replace(/^@/, '').replace(/[^a-z0-9]+/gi, '-');
+    let name = stem;
+    for (let n = 2; taken.has(name); n++) name = `${stem}-${n}`;
+    taken.add(name);
+    names.set(specifier, name);
+  }
+  return names;
 }

@@ -4,7 +4,8 @@
  * puts a small proxy in front of it on PORT (default 3000) that
  *   - watches src/ and the locales with one watcher kept for the session,
  *   - rebuilds on a change under src/: esbuild makes again the bundles that import a saved
- *     file (incrementally: each bundle's context is kept for the session). A new server
+ *     file (incrementally: each bundle's context is kept for the session; the packages the
+ *     browser's code imports are bundled once, apart, see dev-packages.ts). A new server
  *     bundle starts a server waiting with its packages loaded (dev-spare.mjs) before the
  *     browser's bundle is done, and it takes the pages the last one compiled from the page
  *     cache, unless the content's compiler changed; else the running server reads the new
