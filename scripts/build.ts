@@ -134,7 +134,10 @@ export async function build({
     ]!;
   const preload = mainOutput.imports
     .filter((imported) => imported.kind === 'import-statement')
-    .map((imported) => `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`);
+    // An external import is a URL already: `npm run dev`'s packages, bundled apart (scripts/dev-packages.ts).
+    .map((imported) =>
+      imported.external ? imported.path : `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`,
+    );
   const { localesDir, locales, defaultLocale } = loadConfig({ ...process.env, PORT: '0' });
   const images = await buildImages(localesDir, locales, assetsDir, {
     defaultLocale,
