@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { compiledBuild, compiledBuildDir } from '../../scripts/compiled-build.mjs';
 import { ROOT } from '../helpers/server.ts';
 
@@ -29,12 +29,15 @@ function tree(dir: string): Map<string, Buffer> {
   );
 }
 
-test('npm run build runs compiled, replaces its last output whole, and writes the same files as the TypeScript build (--no-cache runs under tsx)', () => {
+test('npm run build runs compiled, replaces its last output whole, and writes the same files as the TypeScript build (--no-cache runs under tsx)', (t) => {
   const cache = mkdtempSync(join(tmpdir(), 'polysite-compiled-cache-'));
   const beside = mkdtempSync(join(tmpdir(), 'polysite-compiled-dist-'));
   const compiled = join(beside, 'dist');
   // At the same depth: the server's source maps name the sources relative to the output folder.
   const typescript = join(mkdtempSync(join(tmpdir(), 'polysite-typescript-dist-')), 'dist');
+  t.after(() => {
+    for (const dir of [cache, beside, dirname(typescript)]) rmSync(dir, { recursive: true, force: true });
+  });
   npmRunBuild({ POLYSITE_CACHE_DIR: cache, DIST_DIR: compiled });
   assert.ok(statSync(join(compiledBuildDir(cache), 'build.mjs')).isFile(), 'the compiled build is kept in the cache folder');
   // Built again over the last output, beside one a stopped build left aside: both are gone.
@@ -48,8 +51,9 @@ test('npm run build runs compiled, replaces its last output whole, and writes th
   for (const [file, bytes] of expected) assert.ok(made.get(file)!.equals(bytes), `${file} is the same`);
 });
 
-test('the compiled build is kept while the files it was compiled from are unchanged', async () => {
+test('the compiled build is kept while the files it was compiled from are unchanged', async (t) => {
   const cache = mkdtempSync(join(tmpdir(), 'polysite-compiled-cache-'));
+  t.after(() => rmSync(cache, { recursive: true, force: true }));
   const first = await compiledBuild(cache);
   const memo = join(compiledBuildDir(cache), 'memo.json');
   const kept = JSON.parse(readFileSync(memo, 'utf8')) as { stamps: [string, string][] };
