@@ -37,7 +37,7 @@ function makeSiteTree(): string {
 const newCache = (code = 'code-1'): ContentCache => ({ dir: mkdtempSync(join(tmpdir(), 'polysite-cache-')), code });
 
 /** The built site as bytes: every page's HTML, headings and Markdown twin per locale, and every index file. */
-async function built(dir: string, cache: ContentCache | null, options: { workersFrom?: number; cpus?: number } = {}) {
+async function built(dir: string, cache: ContentCache | null, options: { workersFrom?: number; cpus?: number; maxDownloadBytes?: number } = {}) {
   const compiled = await compileSite(dir, LOCALES, 'en', { contentCache: cache, ...options });
   try {
     return { output: outputOf(compiled), reused: compiled.reusedPages, locales: compiled.reusedLocales };
@@ -59,12 +59,13 @@ function outputOf(compiled: CompiledContent) {
       markdown: markdown(),
     })),
   );
+  // An index too large to download has its compact form alone.
   const indexes = compiled.indexes.map(({ locale, url, file, compact }) => ({
     locale,
     url,
-    json: readFileSync(file, 'utf8'),
-    br: readFileSync(`${file}.br`),
-    gz: readFileSync(`${file}.gz`),
+    json: file && readFileSync(file, 'utf8'),
+    br: file && readFileSync(`${file}.br`),
+    gz: file && readFileSync(`${file}.gz`),
     compact: readFileSync(compact),
   }));
   // The site's translations, versions and messages, as the snapshot's header holds them.
@@ -137,7 +138,7 @@ test('a page edited in one locale rebuilds that locale alone; the others are tak
   );
   assert.match(htmlOf(inEn.again.output, 'en', 'docs/guide'), /now\./);
   assert.deepEqual(inEn.again.locales, ['de']);
-  assert.ok(inEn.again.output.indexes.some((index) => index.locale === 'en' && index.json.includes('now')));
+  assert.ok(inEn.again.output.indexes.some((index) => index.locale === 'en' && index.json?.includes('now')));
 });
 
 test('a changed title is in the rebuilt page of every locale that serves it', async () => {
@@ -268,7 +269,7 @@ test('an index file linked from the cache stays whole when the cache is dropped,
   const spoiled = await compileSite(dir, LOCALES, 'en', { contentCache: cache });
   try {
     for (const { file, compact } of spoiled.indexes) {
-      writeFileSync(file, '{"spoiled":true}');
+      writeFileSync(file!, '{"spoiled":true}');
       writeFileSync(compact, 'spoiled');
     }
   } finally {

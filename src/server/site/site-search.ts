@@ -31,6 +31,13 @@ export type SiteSearch = {
   /** An index file served from memory at its hashed URL; undefined for any other path. */
   asset(path: string): StoredBody | undefined;
   /**
+   * A scope's index as a browser downloads it, for a host with no server to ask (`npm run
+   * export`): its URL, and its bytes when they were made now (`made`). The build writes no
+   * such file for an index too large to download (the server searches it itself), so that
+   * one is made from the content: the same bytes at the same URL as a build that wrote it.
+   */
+  downloadable(scope: string): { url: string; made?: Buffer };
+  /**
    * The results for a query in a scope (a locale, or `en@0.1` for an older docs version's
    * pages: search/query.ts#searchScope): kept ones at once, others once the scope's index
    * is loaded. A scope no index has (a version that is not there) searches its locale.
@@ -71,13 +78,11 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
     ? scopes.map((locale) => {
         const url = manifest.search[locale]!;
         const file = join(distDir, 'client', url);
-        return {
-          locale,
-          url,
-          gzipBytes: gzipSize(file),
-          json: () => readFileSync(file, 'utf8'),
-          compact: () => readFile(compactIndexPath(distDir, url)),
-        };
+        const compact = () => readFile(compactIndexPath(distDir, url));
+        // No file: the build found it too large to download.
+        if (!existsSync(file))
+          return { locale, url, gzipBytes: Number.POSITIVE_INFINITY, json: () => makeScopeIndex(site, locale).json, compact, serverOnly: true };
+        return { locale, url, gzipBytes: gzipSize(file), json: () => readFileSync(file, 'utf8'), compact };
       })
     : memo
       ? scopes.map((scope) => remembered(site, scope, memo))
@@ -119,6 +124,12 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
       const body = assets.get(path);
       return typeof body === 'function' ? body() : body;
     },
+    downloadable(scope) {
+      const { url, serverOnly } = source.get(scope)!;
+      if (!serverOnly) return { url };
+      const made = makeScopeIndex(site, scope);
+      return { url: made.url, made: Buffer.from(made.json) };
+    },
     async search(asked, query) {
       const locale = source.has(asked) ? asked : scopeLocale(asked);
       // The terms the engine would walk name the answer: `Caché` and `cache` are one search.
@@ -143,7 +154,15 @@ ${terms.join(' ')}`;
   };
 }
 
-type IndexSource = { locale: string; url: string; gzipBytes: number; json: () => string; compact: () => Promise<Uint8Array> };
+/** `serverOnly`: the build wrote no file a browser downloads, and `url` names its compact form (see `downloadable`). */
+type IndexSource = {
+  locale: string;
+  url: string;
+  gzipBytes: number;
+  json: () => string;
+  compact: () => Promise<Uint8Array>;
+  serverOnly?: boolean;
+};
 
 /** An index made now (the content changed since the build): its compact form is made on the locale's first search. */
 function madeNow({ locale, url, json }: IndexFile): IndexSource {
