@@ -35,7 +35,11 @@ export function indexFiles({ file, compact }: IndexFiles): string[] {
  * returns its URL and whether it has the JSON, or null when the cache has no whole entry for it
  * (missing, or a part not as recorded when it was kept: then it is made again).
  */
-export function restoreIndex(dir: string, key: string, target: { file: string; compact: string }): { url: string; browser: boolean } | null {
+export function restoreIndex(
+  dir: string,
+  key: string,
+  target: { file: string; compact: string },
+): { url: string; browser: boolean } | null {
   const entry = join(dir, key.slice(0, 2), key);
   try {
     const stamp = JSON.parse(readFileSync(join(entry, 'stamp.json'), 'utf8')) as Partial<Stamp>;

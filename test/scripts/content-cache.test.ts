@@ -37,7 +37,11 @@ function makeSiteTree(): string {
 const newCache = (code = 'code-1'): ContentCache => ({ dir: mkdtempSync(join(tmpdir(), 'polysite-cache-')), code });
 
 /** The built site as bytes: every page's HTML, headings and Markdown twin per locale, and every index file. */
-async function built(dir: string, cache: ContentCache | null, options: { workersFrom?: number; cpus?: number; maxDownloadBytes?: number } = {}) {
+async function built(
+  dir: string,
+  cache: ContentCache | null,
+  options: { workersFrom?: number; cpus?: number; maxDownloadBytes?: number } = {},
+) {
   const compiled = await compileSite(dir, LOCALES, 'en', { contentCache: cache, ...options });
   try {
     return { output: outputOf(compiled), reused: compiled.reusedPages, locales: compiled.reusedLocales };
@@ -248,6 +252,26 @@ test('a cut-off, corrupt or foreign cache is ignored: the pages are compiled and
     assert.equal(again.reused, 0);
     assert.deepEqual(again.output, fresh.output);
   }
+});
+
+test('an index too large to download is kept with its compact form alone, and a larger bound makes its browser forms again', async () => {
+  const dir = makeSiteTree();
+  const cache = newCache();
+  const serverOnly = await built(dir, cache, { maxDownloadBytes: 0 });
+  assert.ok(serverOnly.output.indexes.every((index) => index.json === null && index.compact.length > 0));
+  const again = await built(dir, cache, { maxDownloadBytes: 0 });
+  assert.deepEqual(again.locales, LOCALES);
+  assert.deepEqual(again.output, serverOnly.output);
+  assert.deepEqual(serverOnly.output, (await built(dir, null, { maxDownloadBytes: 0 })).output);
+  // The same pages with every index downloadable: nothing kept under the smaller bound is taken for it.
+  const downloadable = await built(dir, cache);
+  assert.ok(downloadable.output.indexes.every((index) => index.json !== null));
+  assert.deepEqual(downloadable.output, (await built(dir, null)).output);
+  // The compact form (what the server searches) is the same either way; the name differs.
+  assert.deepEqual(
+    serverOnly.output.indexes.map((index) => index.compact),
+    downloadable.output.indexes.map((index) => index.compact),
+  );
 });
 
 test('an index file linked from the cache stays whole when the cache is dropped, and one written over in place is made again', async () => {

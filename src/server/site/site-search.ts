@@ -81,7 +81,14 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
         const compact = () => readFile(compactIndexPath(distDir, url));
         // No file: the build found it too large to download.
         if (!existsSync(file))
-          return { locale, url, gzipBytes: Number.POSITIVE_INFINITY, json: () => makeScopeIndex(site, locale).json, compact, serverOnly: true };
+          return {
+            locale,
+            url,
+            gzipBytes: Number.POSITIVE_INFINITY,
+            json: () => makeScopeIndex(site, locale).json,
+            compact,
+            serverOnly: true,
+          };
         return { locale, url, gzipBytes: gzipSize(file), json: () => readFileSync(file, 'utf8'), compact };
       })
     : memo
