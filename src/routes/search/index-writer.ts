@@ -78,10 +78,12 @@ export function writeSearchIndex(
 
 /** How many documents or terms are written between two looks for full chunks. */
 const WRITES_PER_TAKE = 256;
+/** Small enough that a reader that stops early (the build, once it knows a file is too large to download) makes little more than it reads. */
+const JSON_CHUNK_BYTES = 64 * 1024;
 
 /** The index file's bytes in its order, each chunk given as soon as it is full. */
 function* jsonChunks({ locale, entries, averages, postings, documents }: Indexed): Generator<Uint8Array> {
-  const out = new Utf8Chunks();
+  const out = new Utf8Chunks(JSON_CHUNK_BYTES);
   const count = documents.length;
   out.write(`${JSON.stringify({ v: FORMAT, locale, pages: entries }).slice(0, -1)},"index":`);
   out.write(`{"documentCount":${count},"nextId":${count},"documentIds":{`);
