@@ -10,7 +10,7 @@
 import '../../i18n/all-stemmers.ts';
 import { termsOf } from '../../i18n/search-text.ts';
 import { FIELDS, FORMAT, type IndexedPage, type PageEntry, titleField } from './engine.ts';
-import { type CompactSource, compactOf } from './compact-index.ts';
+import { type CompactIndex, type CompactSource, compactOf, documentString, FIELD_COUNT, termAt } from './compact-index.ts';
 import { chunksText, Utf8Chunks } from './utf8-chunks.ts';
 
 /** Postings of one term: per field, [document id, frequency] pairs in document order. */
@@ -74,6 +74,35 @@ export function writeSearchIndex(
         documents,
       }),
   };
+}
+
+/**
+ * The index file of a compact block (`npm run export` needs the file of an index the build
+ * found too large to download, and wrote the compact form alone). It is the file a build
+ * would have written but for the order of its terms (their bytes' order here, the order
+ * they were first met there), which loading ignores: it loads as the same block
+ * (compact-index.ts#compactIndex), so a browser finds the same results.
+ */
+export function indexFileOf(index: CompactIndex): Generator<Uint8Array> {
+  const postings = new Map<string, Postings>();
+  for (let i = 0; i < index.termCount; i++) {
+    const fields = FIELDS.map((_, field) => {
+      const list: number[] = [];
+      const end = index.postingOffsets[i * FIELD_COUNT + field + 1]!;
+      for (let at = index.postingOffsets[i * FIELD_COUNT + field]!; at < end; at++) list.push(index.docs[at]!, index.freqs[at]!);
+      return list;
+    });
+    postings.set(termAt(index, i), fields);
+  }
+  const documents = Array.from({ length: index.documentCount }, (_, d) => ({
+    p: index.docPages[d]!,
+    a: documentString(index, d, 0),
+    h: documentString(index, d, 1),
+    t: documentString(index, d, 2),
+    lengths: [...index.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT)],
+  }));
+  const { locale, pages, averageFieldLength } = index;
+  return jsonChunks({ locale, entries: [...pages], averages: [...averageFieldLength], postings, documents });
 }
 
 /** How many documents or terms are written between two looks for full chunks. */

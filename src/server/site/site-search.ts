@@ -19,7 +19,9 @@ import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import type { Site } from '../content/site.ts';
 import type { Manifest } from './manifest.ts';
 import { hashedAssetUrl } from './hashed-asset.ts';
-import { compactIndexPath, type IndexFile, makeIndexFiles, makeScopeIndex, searchScopes } from './search-indexes.ts';
+import { compactIndexPath, type IndexFile, indexUrl, makeIndexFiles, makeScopeIndex, searchScopes } from './search-indexes.ts';
+import { indexFileOf } from '../../routes/search/index-writer.ts';
+import { chunksText } from '../../routes/search/utf8-chunks.ts';
 import { scopeLocale } from '../../routes/search/query.ts';
 
 /** Search answers kept, by locale and terms (the visitors choose the keys: bounded in bytes; memory-bounds.ts). */
@@ -34,7 +36,7 @@ export type SiteSearch = {
    * A scope's index as a browser downloads it, for a host with no server to ask (`npm run
    * export`): its URL, and its bytes when they were made now (`made`). The build writes no
    * such file for an index too large to download (the server searches it itself), so that
-   * one is made from the content: the same bytes at the same URL as a build that wrote it.
+   * one is made from its compact form (index-writer.ts#indexFileOf), named after its bytes.
    */
   downloadable(scope: string): { url: string; made?: Buffer };
   /**
@@ -72,6 +74,8 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
   // site's indexes are megabytes each, so start-up only looks at their sizes, and a
   // locale nobody searches never costs memory.
   const scopes = site.locales.flatMap((locale) => searchScopes(site, locale));
+  // The file of an index the build wrote the compact form of alone (too large to download), made from that form.
+  const fileOf = (url: string) => [...indexFileOf(readCompactIndex(readFileSync(compactIndexPath(distDir, url))))];
   const fromBuild =
     built && scopes.every((scope) => manifest.search[scope] && existsSync(compactIndexPath(distDir, manifest.search[scope]!)));
   const files: IndexSource[] = fromBuild
@@ -85,7 +89,7 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
             locale,
             url,
             gzipBytes: Number.POSITIVE_INFINITY,
-            json: () => makeScopeIndex(site, locale).json,
+            json: () => chunksText(fileOf(url)),
             compact,
             serverOnly: true,
           };
@@ -134,8 +138,8 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
     downloadable(scope) {
       const { url, serverOnly } = source.get(scope)!;
       if (!serverOnly) return { url };
-      const made = makeScopeIndex(site, scope);
-      return { url: made.url, made: Buffer.from(made.json) };
+      const chunks = fileOf(url);
+      return { url: indexUrl(scope, chunks), made: Buffer.concat(chunks) };
     },
     async search(asked, query) {
       const locale = source.has(asked) ? asked : scopeLocale(asked);
