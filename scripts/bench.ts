@@ -227,7 +227,10 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
       const idle = rss(server.child.pid!);
       if (flat) frame = await frameOf(server, large);
       const visited = await visitEverything(server);
-      memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}) at ${fmt(visited.requests / visited.seconds)} req/s (concurrency ${VISIT_CONCURRENCY}; ${visited.cpuMs.toFixed(2)} ms of server CPU per request); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')})`;
+      const afterPages = rss(server.child.pid!);
+      // Then a search in every locale: each loads its locale's index (a large site's searches are the server's).
+      const searches = await searchEveryLocale(server);
+      memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}) at ${fmt(visited.requests / visited.seconds)} req/s (concurrency ${VISIT_CONCURRENCY}; ${visited.cpuMs.toFixed(2)} ms of server CPU per request); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${afterPages.toFixed(0)} MB, and after a search in every locale (${searches}) ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')})`;
     } finally {
       await stop(server.child);
     }
@@ -313,6 +316,17 @@ function flatPage(localesDir: string): string {
     .filter((name) => name.endsWith('.md') && name !== 'index.md')
     .sort();
   return `/${defaultLocale}/docs/commands/${names[Math.floor(names.length / 2)]!.replace(/\.md$/, '')}`;
+}
+
+/** A search page with a query in every locale the site has, one after another: their statuses. */
+async function searchEveryLocale(server: Server): Promise<string> {
+  const statuses: number[] = [];
+  for (const locale of loadConfig({ PORT: '0', LOCALES_DIR: server.env.LOCALES_DIR }).locales) {
+    const response = await fetch(`${server.url}/${locale}/search?q=files`);
+    await response.arrayBuffer();
+    statuses.push(response.status);
+  }
+  return statuses.join(', ');
 }
 
 /** Every sitemap page once, and its page data, a few at a time, as a browser would ask (brotli). */
