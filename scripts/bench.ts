@@ -59,6 +59,7 @@ import {
   startServer,
   statusCounts,
   stop,
+  timedBuild,
 } from './bench/harness.ts';
 import { FLAT_PAGES, generatedPage, generateFlatSite, generateLargeSite } from './large-site.ts';
 import { loadInTurns, type Turns } from './bench/turns.ts';
@@ -315,32 +316,6 @@ function flatPage(localesDir: string): string {
     .filter((name) => name.endsWith('.md') && name !== 'index.md')
     .sort();
   return `/${defaultLocale}/docs/commands/${names[Math.floor(names.length / 2)]!.replace(/\.md$/, '')}`;
-}
-
-/**
- * `npm run build` of the generated site: wall seconds, and the CPU-seconds and peak RSS
- * GNU time reports, where it is installed (the largest process's peak: the build's
- * threads are one process, so its peak is the build's).
- */
-function timedBuild(env: Record<string, string>): { seconds: number; cpuSeconds: string; peakMb: string } {
-  const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'polysite-build %e %U %S %M'] : [];
-  const started = performance.now();
-  const [command, ...args] = [...time, 'npm', 'run', '--silent', 'build'];
-  const result = spawnSync(command!, args, {
-    cwd: ROOT_DIR,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`the build failed: ${result.stderr}`);
-  const seconds = (performance.now() - started) / 1000;
-  const figures = /polysite-build ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(result.stderr);
-  if (!figures) return { seconds, cpuSeconds: '?', peakMb: '?' };
-  return {
-    seconds,
-    cpuSeconds: (Number(figures[2]) + Number(figures[3])).toFixed(1),
-    peakMb: (Number(figures[4]) / 1024).toFixed(0),
-  };
 }
 
 /** A search page with a query in every locale the site has, one after another: their statuses. */

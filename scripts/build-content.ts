@@ -34,7 +34,7 @@ import { hasLocale, keepLocale, localeKeys, restoreLocale } from './locale-cache
 import { memoisedTerms, openTermsCache, termsMemo } from './terms-cache.ts';
 import { openFrontMatterCache } from './front-matter-cache.ts';
 import type { FrontMatterMemo } from '../src/server/content/front-matter.ts';
-import { compressAsset } from './asset-compression.ts';
+import { compressedWithin } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
 import { saveHighlightCache, setHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 
@@ -56,19 +56,24 @@ type Job = {
   contentCache: ContentCache | null;
   /** Where the locale's index files and snapshot part are written. */
   stageDir: string;
+  /** An index whose gzip form is larger is never downloaded (SEARCH_INDEX_MAX_KB): it gets no browser forms. */
+  maxDownloadBytes: number;
 };
 
 /**
  * One search index (a locale's, or a locale's for an older docs version: `locale` is its
- * scope, search-indexes.ts), written in the staging folder: the file (UTF-8 JSON) at `file`, its
- * brotli and gzip forms beside it (`.br`, `.gz`), and its compact form (what the server
- * loads: compact-index.ts) at `compact`.
+ * scope, search-indexes.ts), written in the staging folder: its compact form (what the server
+ * loads: compact-index.ts) at `compact`, and what a browser downloads, when one may: the
+ * file (UTF-8 JSON) at `file`, its brotli and gzip forms beside it (`.br`, `.gz`). An index
+ * too large to download has no `file` (null): the server searches it, and `url` is named
+ * after its compact form (`npm run export` makes its file: site-search.ts#downloadable).
  */
 export type BuiltIndex = {
   locale: string;
   url: string;
-  file: string;
-  compact: string /** Its key in the index cache. */;
+  file: string | null;
+  compact: string;
+  /** Its key in the index cache. */
   key?: string | null;
 };
 /** The whole site's translations, messages and versions: the same from every locale, sent with the default locale's. */
@@ -123,6 +128,7 @@ export function contentCompiler(
     cacheDir = null as string | null,
     contentCache = null as ContentCache | null,
     stageIn = tmpdir(),
+    maxDownloadBytes = Number.POSITIVE_INFINITY,
   } = {},
 ): ContentCompiler {
   const threads = hasMarkdownFiles(localesDir, workersFrom) ? cpus : 0;
@@ -136,7 +142,7 @@ export function contentCompiler(
       mkdirSync(stageIn, { recursive: true });
       const stageDir = mkdtempSync(join(stageIn, '.polysite-content-'));
       try {
-        const settings = { localesDir, locales, defaultLocale, cacheDir, contentCache, stageDir };
+        const settings = { localesDir, locales, defaultLocale, cacheDir, contentCache, stageDir, maxDownloadBytes };
         const compiled = await compileIn(settings, threads, early, files);
         return { ...compiled, dispose: () => rmSync(stageDir, { recursive: true, force: true }) };
       } catch (error) {
@@ -154,17 +160,24 @@ export function compileSite(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-  options: { workersFrom?: number; cpus?: number; cacheDir?: string | null; contentCache?: ContentCache | null; stageIn?: string } = {},
+  options: {
+    workersFrom?: number;
+    cpus?: number;
+    cacheDir?: string | null;
+    contentCache?: ContentCache | null;
+    stageIn?: string;
+    maxDownloadBytes?: number;
+  } = {},
 ): Promise<CompiledContent> {
   return contentCompiler(localesDir, locales, options).compile(defaultLocale);
 }
 
 /**
- * Moves a staged index into `distDir`: the file and its compressed forms at its URL under
- * `client/`, the compact form where `compactPath` says.
+ * Moves a staged index into `distDir`: the file and its compressed forms (when it has them)
+ * at `target`, its URL under `client/`, the compact form at `compactTarget`.
  */
 export function moveIndex(index: BuiltIndex, target: string, compactTarget: string): void {
-  for (const suffix of ['', '.br', '.gz']) move(`${index.file}${suffix}`, `${target}${suffix}`);
+  if (index.file) for (const suffix of ['', '.br', '.gz']) move(`${index.file}${suffix}`, `${target}${suffix}`);
   move(index.compact, compactTarget);
 }
 
@@ -189,11 +202,12 @@ async function compileIn(
   early: readonly JobWorker[],
   files?: readonly ContentFile[],
 ): Promise<Omit<CompiledContent, 'dispose'>> {
-  const { localesDir, locales, defaultLocale, contentCache, stageDir } = settings;
+  const { localesDir, locales, defaultLocale, contentCache, stageDir, maxDownloadBytes } = settings;
   // One git log for the whole content folder, whatever the threads (git-dates.ts).
   const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
-  const inputs =
-    contentCache && localeKeys(join(contentCache.dir, 'locales'), localesDir, locales, defaultLocale, contentCache.code, dates, files);
+  // Which of its indexes a browser downloads is part of what a locale's build makes.
+  const code = contentCache && `${contentCache.code} ${maxDownloadBytes}`;
+  const inputs = contentCache && localeKeys(join(contentCache.dir, 'locales'), localesDir, locales, defaultLocale, code!, dates, files);
   const keys = inputs?.keys;
   const staged: Staged[] = [];
   const left: string[] = [];
@@ -251,13 +265,14 @@ function restoreStaged(cache: ContentCache, localesDir: string, locale: string, 
   const indexes: BuiltIndex[] = [];
   for (const { scope, url, key: indexKey } of kept.indexes) {
     const files = stagedFiles(scope, stageDir);
-    if (restoreIndex(join(cache.dir, 'indexes'), indexKey, files, { read: false }) === null) {
+    const restored = restoreIndex(join(cache.dir, 'indexes'), indexKey, files);
+    if (restored?.url !== url) {
       // Nothing linked from the cache may stay where the locale's build writes in place.
       for (const file of [bodiesFile, ...kept.indexes.flatMap(({ scope }) => indexFiles(stagedFiles(scope, stageDir)))])
         rmSync(file, { force: true });
       return null;
     }
-    indexes.push({ locale: scope, url, ...files, key: indexKey });
+    indexes.push({ locale: scope, url, ...files, file: restored.browser ? files.file : null, key: indexKey });
   }
   for (const warning of kept.warnings) console.warn(`warning: ${warning}`);
   return {
@@ -347,6 +362,7 @@ async function stageJob({
   cacheDir,
   contentCache,
   stageDir,
+  maxDownloadBytes,
 }: Job): Promise<Answer> {
   const warnings: string[] = [];
   const warn = (message: string) => {
@@ -370,11 +386,11 @@ async function stageJob({
         saveHighlightCache();
       }
     });
-    const { whole, pages, part, scopes } = fromLoaded(withCache.loaded!, locale, defaultLocale, stageDir, contentCache);
+    const { whole, pages, part, scopes } = fromLoaded(withCache.loaded!, locale, defaultLocale, stageDir, contentCache, maxDownloadBytes);
     // The compiled pages (their HTML and Markdown twins) are garbage from here: the indexes
     // need only what each scope indexes of them (its sections' text).
     withCache.loaded = null;
-    const staged = await stageIndexes(scopes, stageDir, contentCache, localesDir);
+    const staged = await stageIndexes(scopes, stageDir, contentCache, localesDir, maxDownloadBytes);
     await withCache.saved;
     return { part, indexes: staged, reused: withCache.reused, pages, warnings, ...(whole && { whole }) };
   } catch (error) {
@@ -384,9 +400,9 @@ async function stageJob({
 
 /**
  * One search scope to index: what it indexes of the pages, and its key in the index cache;
- * or, found there (`restored`: its JSON's bytes, its files already staged), neither.
+ * or, found there (`restored`: its files already staged), neither.
  */
-type Scope = { scope: string; key: string | null } & ({ pages: IndexedPage[] } | { restored: Buffer });
+type Scope = { scope: string; key: string | null } & ({ pages: IndexedPage[] } | { restored: { url: string; browser: boolean } });
 
 /**
  * What needs the locale's compiled pages: how many it serves, its snapshot part, written
@@ -401,6 +417,7 @@ function fromLoaded(
   defaultLocale: string,
   stageDir: string,
   cache: ContentCache | null,
+  maxDownloadBytes: number,
 ): { whole: Whole | undefined; pages: number; part: SnapshotPart; scopes: Scope[] } {
   const whole =
     locale === defaultLocale
@@ -413,7 +430,7 @@ function fromLoaded(
   const part = stageSnapshotPart(site, locale, join(stageDir, `part-${locale}.bin`));
   const scopes = searchScopes(site, locale).map((scope): Scope => {
     const pages = indexedPages(site, scopeLocale(scope), scopeVersion(scope));
-    const key = cache && cacheKey(cache.code, scope, pages);
+    const key = cache && cacheKey(cache.code, scope, maxDownloadBytes, pages);
     const restored = cache && key ? restoreIndex(join(cache.dir, 'indexes'), key, stagedFiles(scope, stageDir)) : null;
     return restored ? { scope, key, restored } : { scope, key, pages };
   });
@@ -424,21 +441,29 @@ function fromLoaded(
  * Each of a locale's scopes indexed and staged in turn (`stageIndex`), each one made kept in
  * the content cache; a scope's pages are let go once it is indexed.
  */
-async function stageIndexes(scopes: Scope[], stageDir: string, cache: ContentCache | null, localesDir: string): Promise<BuiltIndex[]> {
+async function stageIndexes(
+  scopes: Scope[],
+  stageDir: string,
+  cache: ContentCache | null,
+  localesDir: string,
+  maxDownloadBytes: number,
+): Promise<BuiltIndex[]> {
   const staged: BuiltIndex[] = [];
   // One memo of texts' terms for all the locale's scopes: a frozen version's pages repeat the docs before them.
   const seen = termsMemo(scopes[0] ? scopeLocale(scopes[0].scope) : '', scopes.length);
   for (let scope = scopes.shift(); scope; scope = scopes.shift()) {
     const { key } = scope;
     if ('restored' in scope) {
-      staged.push({ locale: scope.scope, url: indexUrl(scope.scope, [scope.restored]), ...stagedFiles(scope.scope, stageDir), key });
+      const files = stagedFiles(scope.scope, stageDir);
+      const { url, browser } = scope.restored;
+      staged.push({ locale: scope.scope, url, ...files, file: browser ? files.file : null, key });
       continue;
     }
     // Each unchanged text's terms from the last build's (terms-cache.ts): only what changed is cut and stemmed.
     const terms = cache && openTermsCache(join(cache.dir, 'terms'), localesDir, scope.scope, scopeLocale(scope.scope), cache.code, seen);
-    const { chunks, compact } = writeSearchIndex(scopeLocale(scope.scope), scope.pages, terms ? terms.terms : memoisedTerms(seen));
+    const written = writeSearchIndex(scopeLocale(scope.scope), scope.pages, terms ? terms.terms : memoisedTerms(seen));
     terms?.save();
-    const index = await stageIndex(scope.scope, chunks, stageDir, compact);
+    const index = await stageIndex(scope.scope, written, stageDir, maxDownloadBytes);
     if (cache && key) keepIndex(join(cache.dir, 'indexes'), key, index);
     staged.push({ ...index, key });
   }
@@ -450,24 +475,29 @@ function stagedFiles(scope: string, stageDir: string): { file: string; compact: 
 }
 
 /**
- * The index file (its bytes in one buffer, its chunks let go), its compact form, and its
- * brotli and gzip forms, made on libuv's thread pool while the compact form is made, each
- * written as soon as it is made.
+ * The index's compact form, and what a browser downloads (the file, and its brotli and
+ * gzip forms, compressed on libuv's thread pool while the compact form is made) unless its
+ * gzip form is over `maxDownloadBytes`: a browser never downloads that one (the server
+ * searches it), so the file is given up as soon as its gzip is over, and the index is
+ * named after its compact form.
  */
-async function stageIndex(scope: string, chunks: Uint8Array[], stageDir: string, compactOf: () => Uint8Array): Promise<BuiltIndex> {
+async function stageIndex(
+  scope: string,
+  written: ReturnType<typeof writeSearchIndex>,
+  stageDir: string,
+  maxDownloadBytes: number,
+): Promise<BuiltIndex> {
   const { file, compact } = stagedFiles(scope, stageDir);
-  const bytes = Buffer.concat(chunks);
-  chunks.length = 0;
-  const url = indexUrl(scope, [bytes]);
-  writeFileSync(file, bytes);
-  const compressing = compressAsset(bytes).then(({ br, gz }) => {
-    writeFileSync(`${file}.br`, br);
-    writeFileSync(`${file}.gz`, gz);
-  });
-  compressing.catch(() => {});
-  writeFileSync(compact, compactOf());
-  await compressing;
-  return { locale: scope, url, file, compact };
+  const browsing = compressedWithin(written.json(), maxDownloadBytes);
+  browsing.catch(() => {});
+  const block = written.compact();
+  writeFileSync(compact, block);
+  const browser = await browsing;
+  if (!browser) return { locale: scope, url: indexUrl(scope, [block]), file: null, compact };
+  writeFileSync(file, browser.bytes);
+  writeFileSync(`${file}.br`, browser.br);
+  writeFileSync(`${file}.gz`, browser.gz);
+  return { locale: scope, url: indexUrl(scope, [browser.bytes]), file, compact };
 }
 
 /**

@@ -87,6 +87,8 @@ export async function build({
   const content = dev ? null : await checkContent(dirname(dist));
   // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
   const search: Record<string, string> = {};
+  // The files of those a browser may download (an index too large to has its compact form alone).
+  const downloadable: string[] = [];
   let bundled: Awaited<typeof bundling>;
   // The last build's output, moved aside and removed on the thread pool while this one is written.
   let removed = Promise.resolve();
@@ -106,6 +108,7 @@ export async function build({
     for (const index of content?.compiled.indexes ?? []) {
       moveIndex(index, join(dist, 'client', index.url), compactIndexPath(dist, index.url));
       search[index.locale] = index.url;
+      if (index.file) downloadable.push(join(dist, 'client', index.url));
     }
   } finally {
     content?.compiled.dispose();
@@ -156,7 +159,7 @@ export async function build({
     [
       ...outputs.map(([file]) => join(ROOT_DIR, file)),
       ...(chooserUrl ? [join(dist, 'client', chooserUrl)] : []),
-      ...Object.values(search).map((url) => join(dist, 'client', url)),
+      ...downloadable,
       ...Object.values(images).map((image) => join(dist, 'client', image.path)),
     ],
     [js, ...preload].map((path) => join(dist, 'client', path)),
@@ -396,6 +399,8 @@ async function checkContent(stageIn: string) {
     cacheDir: cached ? HIGHLIGHT_CACHE_DIR : null,
     contentCache,
     stageIn,
+    // The server's bound (SEARCH_INDEX_MAX_KB): a browser never downloads an index over it, so it gets no browser forms.
+    maxDownloadBytes: config.searchIndexMaxKb * 1024,
   });
   // Taken before any page is read: a page edited during the build makes the snapshot stale, never wrong.
   // The one walk of the content serves the locale keys too.

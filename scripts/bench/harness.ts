@@ -2,7 +2,7 @@
 // Procfile does (pinned to CPU 0 when taskset exists), load it with autocannon,
 // and read its CPU time and memory from /proc.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -111,6 +111,37 @@ export function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Runs a command in the repository; its failure ends the benchmark. */
+/**
+ * `npm run build` of the generated site: wall seconds, and the CPU-seconds and peak RSS
+ * GNU time reports, where it is installed (the largest process's peak: the build's
+ * threads are one process, so its peak is the build's). `wholeMachine`: on every CPU, as
+ * `run` starts a tool a user runs on the whole machine (the bench itself is pinned to one).
+ */
+export function timedBuild(
+  env: Record<string, string>,
+  { wholeMachine = false } = {},
+): { seconds: number; cpuSeconds: string; peakMb: string } {
+  const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'polysite-build %e %U %S %M'] : [];
+  const widen = wholeMachine && hasTaskset ? ['taskset', '-c', `0-${cpus().length - 1}`] : [];
+  const started = performance.now();
+  const [command, ...args] = [...widen, ...time, 'npm', 'run', '--silent', 'build'];
+  const result = spawnSync(command!, args, {
+    cwd: ROOT_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`the build failed: ${result.stderr}`);
+  const seconds = (performance.now() - started) / 1000;
+  const figures = /polysite-build ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(result.stderr);
+  if (!figures) return { seconds, cpuSeconds: '?', peakMb: '?' };
+  return {
+    seconds,
+    cpuSeconds: (Number(figures[2]) + Number(figures[3])).toFixed(1),
+    peakMb: (Number(figures[4]) / 1024).toFixed(0),
+  };
+}
+
 /**
  * Runs a step to completion, on every CPU: this process is pinned to CPU 1 for the
  * load, and a child inherits that, but a build measured here must use the machine

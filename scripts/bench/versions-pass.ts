@@ -4,10 +4,10 @@
 // RSS <= 200 MB, RSS after every page of the latest version and 1,000 random pages of older
 // ones <= 300 MB, and a latest page's weight and throughput within 10 % of the unversioned site's.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT_DIR } from '../../src/server/config.ts';
-import { crawl, cpuSeconds, fmt, freshCacheDir, median, peakRss, rss, run, type Server, startServer, stop } from './harness.ts';
+import { crawl, cpuSeconds, fmt, freshCacheDir, median, peakRss, rss, run, type Server, startServer, stop, timedBuild } from './harness.ts';
 import { loadInTurns } from './turns.ts';
 import { generatedPage, generateLargeSite, generateVersionedSite } from '../large-site.ts';
 
@@ -31,9 +31,7 @@ export async function versionsPass(pages: number, versions: number): Promise<voi
   // Each site's build is cold: a fresh folder for its caches (the two sites share page text).
   const caches = [freshCacheDir(), freshCacheDir()];
   try {
-    const started = performance.now();
-    run('npm', ['run', '--silent', 'build'], { ...env, ...caches[0]!.env }, 'ignore');
-    const buildSeconds = (performance.now() - started) / 1000;
+    const build = timedBuild({ ...env, ...caches[0]!.env }, { wholeMachine: true });
     run('npm', ['run', '--silent', 'build'], { ...plainEnv, ...caches[1]!.env }, 'ignore');
 
     const coldStarts: number[] = [];
@@ -83,7 +81,9 @@ export async function versionsPass(pages: number, versions: number): Promise<voi
     }
 
     console.log(
-      `\nversioned large site: ${fmt(pages)} pages × ${versions} versions of the docs (${locales} locales), built in ${buildSeconds.toFixed(1)} s`,
+      `\nversioned large site: ${fmt(pages)} pages × ${versions} versions of the docs (${locales} locales), built in ${build.seconds.toFixed(1)} s (${build.cpuSeconds} CPU-s, peak ${build.peakMb} MB; load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(', ')})`,
     );
     console.log(`cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')}); ${memory}`);
     console.log(`weight: ${weights.join('; ')}`);

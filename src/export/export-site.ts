@@ -46,10 +46,17 @@ export async function exportSite({ config, outDir, relay }: ExportOptions): Prom
   const out = new OutputFolder(outDir);
   out.write(EXPORT_MARKER, `Written by polysite's npm run export (build ${build}): the next export empties this folder.\n`);
   // No server to ask on a static host: every locale's search index is one the browser downloads,
-  // however large (the build wrote them all; the server keeps only what it serves from memory).
+  // however large. The build writes no file of an index too large to download (the server
+  // searches it itself): that one is made now, written at once and let go.
   // One per search scope: each locale, and each older docs version in it (search/query.ts#searchScope), in the server's order.
   const indexes = Object.fromEntries(
-    Object.keys(search.indexes).map((scope) => [scope, search.indexes[scope] ?? manifest.search[scope] ?? null]),
+    Object.keys(search.indexes).map((scope) => {
+      const served = search.indexes[scope];
+      if (served) return [scope, served];
+      const { url, made } = search.downloadable(scope);
+      if (made) out.write(fileForPath(url), made);
+      return [scope, url];
+    }),
   );
   const render = documentRenderer({
     store,

@@ -62,13 +62,13 @@ test('the search indexes made in several threads are byte for byte the one-threa
   const dir = join(ROOT_DIR, 'locales');
   const { joined, messages } = await compileBoth(dir, locales);
   assert.deepEqual(
-    joined.indexes.map(({ locale, url, file }) => ({ locale, url, json: readFileSync(file, 'utf8') })),
+    joined.indexes.map(({ locale, url, file }) => ({ locale, url, json: readFileSync(file!, 'utf8') })),
     makeIndexFiles(loadSite(dir, locales, 'en', messages)),
   );
   // Each comes with its compressed forms, made where it was made.
   for (const { file } of joined.indexes) {
-    assert.deepEqual(brotliDecompressSync(readFileSync(`${file}.br`)), readFileSync(file));
-    assert.deepEqual(gunzipSync(readFileSync(`${file}.gz`)), readFileSync(file));
+    assert.deepEqual(brotliDecompressSync(readFileSync(`${file}.br`)), readFileSync(file!));
+    assert.deepEqual(gunzipSync(readFileSync(`${file}.gz`)), readFileSync(file!));
   }
   // Per locale, its own index and then one per older docs version's (the default site ships 0.1).
   assert.deepEqual(
@@ -77,7 +77,7 @@ test('the search indexes made in several threads are byte for byte the one-threa
   );
   // What was staged is gone once the build has it.
   joined.dispose();
-  assert.equal(existsSync(joined.indexes[0]!.file), false);
+  assert.equal(existsSync(joined.indexes[0]!.file!), false);
 });
 
 test("both threads' problems are reported, each once", async () => {

@@ -37,7 +37,11 @@ function makeSiteTree(): string {
 const newCache = (code = 'code-1'): ContentCache => ({ dir: mkdtempSync(join(tmpdir(), 'polysite-cache-')), code });
 
 /** The built site as bytes: every page's HTML, headings and Markdown twin per locale, and every index file. */
-async function built(dir: string, cache: ContentCache | null, options: { workersFrom?: number; cpus?: number } = {}) {
+async function built(
+  dir: string,
+  cache: ContentCache | null,
+  options: { workersFrom?: number; cpus?: number; maxDownloadBytes?: number } = {},
+) {
   const compiled = await compileSite(dir, LOCALES, 'en', { contentCache: cache, ...options });
   try {
     return { output: outputOf(compiled), reused: compiled.reusedPages, locales: compiled.reusedLocales };
@@ -59,12 +63,13 @@ function outputOf(compiled: CompiledContent) {
       markdown: markdown(),
     })),
   );
+  // An index too large to download has its compact form alone.
   const indexes = compiled.indexes.map(({ locale, url, file, compact }) => ({
     locale,
     url,
-    json: readFileSync(file, 'utf8'),
-    br: readFileSync(`${file}.br`),
-    gz: readFileSync(`${file}.gz`),
+    json: file && readFileSync(file, 'utf8'),
+    br: file && readFileSync(`${file}.br`),
+    gz: file && readFileSync(`${file}.gz`),
     compact: readFileSync(compact),
   }));
   // The site's translations, versions and messages, as the snapshot's header holds them.
@@ -137,7 +142,7 @@ test('a page edited in one locale rebuilds that locale alone; the others are tak
   );
   assert.match(htmlOf(inEn.again.output, 'en', 'docs/guide'), /now\./);
   assert.deepEqual(inEn.again.locales, ['de']);
-  assert.ok(inEn.again.output.indexes.some((index) => index.locale === 'en' && index.json.includes('now')));
+  assert.ok(inEn.again.output.indexes.some((index) => index.locale === 'en' && index.json?.includes('now')));
 });
 
 test('a changed title is in the rebuilt page of every locale that serves it', async () => {
@@ -249,6 +254,26 @@ test('a cut-off, corrupt or foreign cache is ignored: the pages are compiled and
   }
 });
 
+test('an index too large to download is kept with its compact form alone, and a larger bound makes its browser forms again', async () => {
+  const dir = makeSiteTree();
+  const cache = newCache();
+  const serverOnly = await built(dir, cache, { maxDownloadBytes: 0 });
+  assert.ok(serverOnly.output.indexes.every((index) => index.json === null && index.compact.length > 0));
+  const again = await built(dir, cache, { maxDownloadBytes: 0 });
+  assert.deepEqual(again.locales, LOCALES);
+  assert.deepEqual(again.output, serverOnly.output);
+  assert.deepEqual(serverOnly.output, (await built(dir, null, { maxDownloadBytes: 0 })).output);
+  // The same pages with every index downloadable: nothing kept under the smaller bound is taken for it.
+  const downloadable = await built(dir, cache);
+  assert.ok(downloadable.output.indexes.every((index) => index.json !== null));
+  assert.deepEqual(downloadable.output, (await built(dir, null)).output);
+  // The compact form (what the server searches) is the same either way; the name differs.
+  assert.deepEqual(
+    serverOnly.output.indexes.map((index) => index.compact),
+    downloadable.output.indexes.map((index) => index.compact),
+  );
+});
+
 test('an index file linked from the cache stays whole when the cache is dropped, and one written over in place is made again', async () => {
   const dir = makeSiteTree();
   const fresh = await built(dir, null);
@@ -268,7 +293,7 @@ test('an index file linked from the cache stays whole when the cache is dropped,
   const spoiled = await compileSite(dir, LOCALES, 'en', { contentCache: cache });
   try {
     for (const { file, compact } of spoiled.indexes) {
-      writeFileSync(file, '{"spoiled":true}');
+      writeFileSync(file!, '{"spoiled":true}');
       writeFileSync(compact, 'spoiled');
     }
   } finally {

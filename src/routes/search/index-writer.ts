@@ -5,12 +5,12 @@
 // at 2,000 pages a locale that was 1.8 s (German) to 4.8 s (Japanese) of the build and
 // most of its garbage. The file only needs postings, and documents arrive in id order,
 // so a posting list here is a flat array per term and field, appended to, and the JSON
-// is written as UTF-8 bytes as it is made. The same documents make the same object MiniSearch's own
-// `toJSON` makes (test/routes/search/index-writer.test.ts checks it, term by term).
+// is written as UTF-8 bytes when it is asked for. The same documents make the same object
+// MiniSearch's own `toJSON` makes (test/routes/search/index-writer.test.ts checks it, term by term).
 import '../../i18n/all-stemmers.ts';
 import { termsOf } from '../../i18n/search-text.ts';
 import { FIELDS, FORMAT, type IndexedPage, type PageEntry, titleField } from './engine.ts';
-import { type CompactSource, compactOf } from './compact-index.ts';
+import { type CompactIndex, type CompactSource, compactOf, documentString, FIELD_COUNT, termAt } from './compact-index.ts';
 import { chunksText, Utf8Chunks } from './utf8-chunks.ts';
 
 /** Postings of one term: per field, [document id, frequency] pairs in document order. */
@@ -18,35 +18,35 @@ type Postings = number[][];
 
 /** The serialised index of one locale's pages (what the build writes as a content-hashed asset). */
 export function buildSearchIndex(locale: string, pages: readonly IndexedPage[]): string {
-  return chunksText(writeSearchIndex(locale, pages).chunks);
+  return chunksText([...writeSearchIndex(locale, pages).json()]);
 }
 
+/** What one index holds once its pages are indexed: both its forms are written from it. */
+type Indexed = {
+  locale: string;
+  entries: PageEntry[];
+  averages: number[];
+  postings: Map<string, Postings>;
+  documents: CompactSource['documents'][number][];
+};
+
 /**
- * The serialised index of one locale's pages, as UTF-8 chunks in order (utf8-chunks.ts: a
- * large locale's file is never one string), and its compact form (compact-index.ts) made
- * from the same postings, so the build never parses the file it wrote. `analyse`: termsOf,
- * or what gives the same terms (the build's cache of them).
+ * One locale's pages indexed once, and its two forms made from the same postings, each when
+ * it is asked for: the file (`json`, UTF-8 chunks in order, each given as soon as it is full:
+ * a large locale's file is never one string, and a reader that stops early never makes the
+ * rest) and its compact form (compact-index.ts), so the build never parses the file it
+ * wrote, and writes no file a browser will never download. `analyse`: termsOf, or what
+ * gives the same terms (the build's cache of them).
  */
 export function writeSearchIndex(
   locale: string,
   pages: readonly IndexedPage[],
   analyse: (text: string, locale: string) => string[] = termsOf,
-): { chunks: Uint8Array[]; compact: () => Uint8Array } {
+): { json: () => Generator<Uint8Array>; compact: () => Uint8Array } {
   const entries: PageEntry[] = pages.map(({ path, title, fallback }) => ({ path, title, fallback }));
   const postings = new Map<string, Postings>();
   const documents: CompactSource['documents'][number][] = [];
   const averages = FIELDS.map(() => 0);
-  let count = 0;
-  for (const page of pages) count += page.sections.length;
-  // The file in its order, each part written as soon as it is known: the field lengths as the
-  // documents are indexed (before them, all that depends on their count), the stored
-  // documents beside them (after the averages, known only at the end), then the terms.
-  const head = new Utf8Chunks();
-  head.write(`${JSON.stringify({ v: FORMAT, locale, pages: entries }).slice(0, -1)},"index":`);
-  head.write(`{"documentCount":${count},"nextId":${count},"documentIds":{`);
-  for (let i = 0; i < count; i++) head.write(`${i ? ',' : ''}"${i}":${i}`);
-  head.write(`},"fieldIds":${JSON.stringify(Object.fromEntries(FIELDS.map((field, i) => [field, i])))},"fieldLength":{`);
-  const stored = new Utf8Chunks();
   let id = 0;
   // A term list per field of a page's title, made once: it is indexed in every section of its page.
   for (const [p, page] of pages.entries()) {
@@ -57,37 +57,88 @@ export function writeSearchIndex(
       );
       // MiniSearch's running average, in its order of operations, so the numbers match to the last bit.
       for (const [field, length] of lengths.entries()) averages[field] = (averages[field]! * id + length) / (id + 1);
-      const comma = id ? ',' : '';
-      head.write(`${comma}"${id}":[${lengths.join(',')}]`);
-      const document = { p, a: section.id, h: section.heading, t: section.text };
-      stored.write(`${comma}"${id}":${JSON.stringify(document)}`);
-      documents.push({ ...document, lengths });
+      documents.push({ p, a: section.id, h: section.heading, t: section.text, lengths });
       id++;
     }
   }
-  head.write(`},"averageFieldLength":${JSON.stringify(id ? averages : [])},"storedFields":{`);
-  head.append(stored);
-  head.write('},"dirtCount":0,"index":[');
-  let first = true;
-  for (const [term, fields] of postings) {
-    const byField = fields.flatMap((list, field) => (list.length ? [`"${field}":${pairs(list)}`] : []));
-    head.write(`${first ? '' : ','}[${JSON.stringify(term)},{${byField.join(',')}}]`);
-    first = false;
-  }
-  head.write('],"serializationVersion":2}}');
-  const documentCount = id;
+  const indexed: Indexed = { locale, entries, averages, postings, documents };
   return {
-    chunks: head.chunks(),
+    json: () => jsonChunks(indexed),
     compact: () =>
       compactOf({
         locale,
         pages: entries,
-        documentCount,
-        averageFieldLength: documentCount ? averages : [],
+        documentCount: documents.length,
+        averageFieldLength: documents.length ? averages : [],
         terms: [...postings],
         documents,
       }),
   };
+}
+
+/**
+ * The index file of a compact block (`npm run export` needs the file of an index the build
+ * found too large to download, and wrote the compact form alone). It is the file a build
+ * would have written but for the order of its terms (their bytes' order here, the order
+ * they were first met there), which loading ignores: it loads as the same block
+ * (compact-index.ts#compactIndex), so a browser finds the same results.
+ */
+export function indexFileOf(index: CompactIndex): Generator<Uint8Array> {
+  const postings = new Map<string, Postings>();
+  for (let i = 0; i < index.termCount; i++) {
+    const fields = FIELDS.map((_, field) => {
+      const list: number[] = [];
+      const end = index.postingOffsets[i * FIELD_COUNT + field + 1]!;
+      for (let at = index.postingOffsets[i * FIELD_COUNT + field]!; at < end; at++) list.push(index.docs[at]!, index.freqs[at]!);
+      return list;
+    });
+    postings.set(termAt(index, i), fields);
+  }
+  const documents = Array.from({ length: index.documentCount }, (_, d) => ({
+    p: index.docPages[d]!,
+    a: documentString(index, d, 0),
+    h: documentString(index, d, 1),
+    t: documentString(index, d, 2),
+    lengths: [...index.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT)],
+  }));
+  const { locale, pages, averageFieldLength } = index;
+  return jsonChunks({ locale, entries: [...pages], averages: [...averageFieldLength], postings, documents });
+}
+
+/** How many documents or terms are written between two looks for full chunks. */
+const WRITES_PER_TAKE = 256;
+/** Small enough that a reader that stops early (the build, once it knows a file is too large to download) makes little more than it reads. */
+const JSON_CHUNK_BYTES = 64 * 1024;
+
+/** The index file's bytes in its order, each chunk given as soon as it is full. */
+function* jsonChunks({ locale, entries, averages, postings, documents }: Indexed): Generator<Uint8Array> {
+  const out = new Utf8Chunks(JSON_CHUNK_BYTES);
+  const count = documents.length;
+  out.write(`${JSON.stringify({ v: FORMAT, locale, pages: entries }).slice(0, -1)},"index":`);
+  out.write(`{"documentCount":${count},"nextId":${count},"documentIds":{`);
+  for (let i = 0; i < count; i++) {
+    out.write(`${i ? ',' : ''}"${i}":${i}`);
+    if (i % WRITES_PER_TAKE === 0) yield* out.take();
+  }
+  out.write(`},"fieldIds":${JSON.stringify(Object.fromEntries(FIELDS.map((field, i) => [field, i])))},"fieldLength":{`);
+  for (const [i, { lengths }] of documents.entries()) {
+    out.write(`${i ? ',' : ''}"${i}":[${lengths.join(',')}]`);
+    if (i % WRITES_PER_TAKE === 0) yield* out.take();
+  }
+  out.write(`},"averageFieldLength":${JSON.stringify(count ? averages : [])},"storedFields":{`);
+  for (const [i, { p, a, h, t }] of documents.entries()) {
+    out.write(`${i ? ',' : ''}"${i}":${JSON.stringify({ p, a, h, t })}`);
+    if (i % WRITES_PER_TAKE === 0) yield* out.take();
+  }
+  out.write('},"dirtCount":0,"index":[');
+  let written = 0;
+  for (const [term, fields] of postings) {
+    const byField = fields.flatMap((list, field) => (list.length ? [`"${field}":${pairs(list)}`] : []));
+    out.write(`${written ? ',' : ''}[${JSON.stringify(term)},{${byField.join(',')}}]`);
+    if (++written % WRITES_PER_TAKE === 0) yield* out.take();
+  }
+  out.write('],"serializationVersion":2}}');
+  yield* out.chunks();
 }
 
 /** Adds one field's terms of document `id`; returns how many distinct terms it has (MiniSearch's field length). */

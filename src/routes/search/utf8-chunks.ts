@@ -28,6 +28,11 @@ export class Utf8Chunks {
     this.done.push(...other.chunks());
   }
 
+  /** The chunks filled so far, taken out of the list: a reader may pass them on while the rest is written. */
+  take(): Uint8Array[] {
+    return this.done.splice(0);
+  }
+
   /** The bytes written, in order (the list is not written to again). */
   chunks(): Uint8Array[] {
     this.seal();

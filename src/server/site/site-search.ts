@@ -19,7 +19,9 @@ import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import type { Site } from '../content/site.ts';
 import type { Manifest } from './manifest.ts';
 import { hashedAssetUrl } from './hashed-asset.ts';
-import { compactIndexPath, type IndexFile, makeIndexFiles, makeScopeIndex, searchScopes } from './search-indexes.ts';
+import { compactIndexPath, type IndexFile, indexUrl, makeIndexFiles, makeScopeIndex, searchScopes } from './search-indexes.ts';
+import { indexFileOf } from '../../routes/search/index-writer.ts';
+import { chunksText } from '../../routes/search/utf8-chunks.ts';
 import { scopeLocale } from '../../routes/search/query.ts';
 
 /** Search answers kept, by locale and terms (the visitors choose the keys: bounded in bytes; memory-bounds.ts). */
@@ -30,6 +32,13 @@ export type SiteSearch = {
   indexes: SearchIndexes;
   /** An index file served from memory at its hashed URL; undefined for any other path. */
   asset(path: string): StoredBody | undefined;
+  /**
+   * A scope's index as a browser downloads it, for a host with no server to ask (`npm run
+   * export`): its URL, and its bytes when they were made now (`made`). The build writes no
+   * such file for an index too large to download (the server searches it itself), so that
+   * one is made from its compact form (index-writer.ts#indexFileOf), named after its bytes.
+   */
+  downloadable(scope: string): { url: string; made?: Buffer };
   /**
    * The results for a query in a scope (a locale, or `en@0.1` for an older docs version's
    * pages: search/query.ts#searchScope): kept ones at once, others once the scope's index
@@ -65,19 +74,26 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
   // site's indexes are megabytes each, so start-up only looks at their sizes, and a
   // locale nobody searches never costs memory.
   const scopes = site.locales.flatMap((locale) => searchScopes(site, locale));
+  // The file of an index the build wrote the compact form of alone (too large to download), made from that form.
+  const fileOf = (url: string) => [...indexFileOf(readCompactIndex(readFileSync(compactIndexPath(distDir, url))))];
   const fromBuild =
     built && scopes.every((scope) => manifest.search[scope] && existsSync(compactIndexPath(distDir, manifest.search[scope]!)));
   const files: IndexSource[] = fromBuild
     ? scopes.map((locale) => {
         const url = manifest.search[locale]!;
         const file = join(distDir, 'client', url);
-        return {
-          locale,
-          url,
-          gzipBytes: gzipSize(file),
-          json: () => readFileSync(file, 'utf8'),
-          compact: () => readFile(compactIndexPath(distDir, url)),
-        };
+        const compact = () => readFile(compactIndexPath(distDir, url));
+        // No file: the build found it too large to download.
+        if (!existsSync(file))
+          return {
+            locale,
+            url,
+            gzipBytes: Number.POSITIVE_INFINITY,
+            json: () => chunksText(fileOf(url)),
+            compact,
+            serverOnly: true,
+          };
+        return { locale, url, gzipBytes: gzipSize(file), json: () => readFileSync(file, 'utf8'), compact };
       })
     : memo
       ? scopes.map((scope) => remembered(site, scope, memo))
@@ -119,6 +135,12 @@ export function prepareSearch({ site, manifest, distDir, built, maxDownloadBytes
       const body = assets.get(path);
       return typeof body === 'function' ? body() : body;
     },
+    downloadable(scope) {
+      const { url, serverOnly } = source.get(scope)!;
+      if (!serverOnly) return { url };
+      const chunks = fileOf(url);
+      return { url: indexUrl(scope, chunks), made: Buffer.concat(chunks) };
+    },
     async search(asked, query) {
       const locale = source.has(asked) ? asked : scopeLocale(asked);
       // The terms the engine would walk name the answer: `Caché` and `cache` are one search.
@@ -143,7 +165,15 @@ ${terms.join(' ')}`;
   };
 }
 
-type IndexSource = { locale: string; url: string; gzipBytes: number; json: () => string; compact: () => Promise<Uint8Array> };
+/** `serverOnly`: the build wrote no file a browser downloads, and `url` names its compact form (see `downloadable`). */
+type IndexSource = {
+  locale: string;
+  url: string;
+  gzipBytes: number;
+  json: () => string;
+  compact: () => Promise<Uint8Array>;
+  serverOnly?: boolean;
+};
 
 /** An index made now (the content changed since the build): its compact form is made on the locale's first search. */
 function madeNow({ locale, url, json }: IndexFile): IndexSource {

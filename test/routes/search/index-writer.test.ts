@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { type IndexedPage, options, type PageEntry, parseIndexFile, type Section } from '../../../src/routes/search/engine.ts';
-import { buildSearchIndex, writeSearchIndex } from '../../../src/routes/search/index-writer.ts';
-import { compactIndex } from '../../../src/routes/search/compact-index.ts';
+import { buildSearchIndex, indexFileOf, writeSearchIndex } from '../../../src/routes/search/index-writer.ts';
+import { compactIndex, readCompactIndex } from '../../../src/routes/search/compact-index.ts';
 import { chunksText } from '../../../src/routes/search/utf8-chunks.ts';
 import { ROOT_DIR } from '../../../src/server/config.ts';
 import { loadSite } from '../../../src/server/content/site.ts';
@@ -74,7 +74,33 @@ test('the compact form made from the writer is the compact form of the file it w
     ['en', []],
   ];
   for (const [locale, pages] of cases) {
-    const { chunks, compact } = writeSearchIndex(locale, pages);
-    assert.deepEqual(Buffer.from(compact()), Buffer.from(compactIndex(parseIndexFile(chunksText(chunks)))), locale);
+    const { json, compact } = writeSearchIndex(locale, pages);
+    assert.deepEqual(Buffer.from(compact()), Buffer.from(compactIndex(parseIndexFile(chunksText([...json()])))), locale);
+  }
+});
+
+test('the file made from a compact form is the written file but for its terms order, and loads as the same block', () => {
+  const locales = ['en', 'ja', 'ar'];
+  const localesDir = join(ROOT_DIR, 'locales');
+  const site = loadSite(localesDir, locales, 'en', loadMessages(localesDir, locales, 'en'));
+  const cases: [string, IndexedPage[]][] = [
+    ...locales.map((locale): [string, IndexedPage[]] => [locale, indexedPages(site, locale)]),
+    [
+      'en',
+      [makePage('/en/b', 'Empty', []), { ...makePage('/en/c', 'Lone \ud800 surrogate', [['x', '', 'a \\ "quote"']]), keywords: ['k w'] }],
+    ],
+    ['en', []],
+  ];
+  for (const [locale, pages] of cases) {
+    const block = writeSearchIndex(locale, pages).compact();
+    const made = chunksText([...indexFileOf(readCompactIndex(block))]);
+    const written = buildSearchIndex(locale, pages);
+    const file = JSON.parse(made);
+    assert.deepEqual(
+      { ...file, index: sortedTerms(file.index) },
+      { ...JSON.parse(written), index: sortedTerms(JSON.parse(written).index) },
+      locale,
+    );
+    assert.deepEqual(Buffer.from(compactIndex(parseIndexFile(made))), Buffer.from(block), locale);
   }
 });
