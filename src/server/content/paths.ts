@@ -182,7 +182,8 @@ export function sitePathsOf(localPaths: ReadonlyMap<string, ReadonlyMap<string, 
     const paths = new Map<string, string>();
     const keys = new Map<string, string>();
     for (const [key, localPath] of served) {
-      paths.set(key, pagePath(locale, localPath));
+      // Most paths need no encoding: made at once, not split, encoded and joined (a versioned site has tens of thousands).
+      paths.set(key, localPath !== '' && PLAIN_PATH.test(localPath) ? `/${locale}/${localPath}` : pagePath(locale, localPath));
       keys.set(localPath, key);
     }
     encoded.set(locale, paths);
@@ -213,6 +214,9 @@ export function sitePathsOf(localPaths: ReadonlyMap<string, ReadonlyMap<string, 
     return other !== undefined && served.has(other) ? { key: other, canonical: false } : undefined;
   }
 }
+
+/** What encodeURIComponent leaves as it is, and `/`: a path of these alone is its own encoding (pagePath). */
+const PLAIN_PATH = /^[A-Za-z0-9\-_.!~*'()/]*$/;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range is the point.
 const ASCII = /^[\u0000-\u007f]*$/;

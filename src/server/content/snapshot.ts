@@ -1,7 +1,18 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { type DocsVersion, versionsDirOf } from './versions.ts';
-import { existsSync, closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  type Dirent,
+  existsSync,
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, sep } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
 import { sitePathsOf } from './paths.ts';
 import type { Site, SourcePage } from './site.ts';
@@ -71,23 +82,34 @@ type Header = {
  */
 export function contentFingerprint(localesDir: string, locales: readonly string[], defaultLocale: string): string {
   const hash = createHash('sha256').update(JSON.stringify([locales, defaultLocale]));
+  hashTree(hash, localesDir, '');
   // The docs' versions beside the content folder are content too (versions.ts).
   const versionsDir = versionsDirOf(localesDir);
-  const roots: [dir: string, label: string][] = [[localesDir, '']];
-  if (existsSync(versionsDir)) roots.push([versionsDir, 'versions']);
-  for (const [dir, label] of roots) {
-    const files = readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name))
-      .sort();
-    // Each name as its folder's label and the part after the folder: path.relative per file
-    // resolved both paths each time, most of the fingerprint's cost on a versioned site.
-    for (const file of files) {
-      const stat = statSync(file);
-      hash.update(`${label}${file.slice(dir.length)}\0${stat.size}\0${stat.mtimeMs}\n`);
-    }
-  }
+  if (existsSync(versionsDir)) hashTree(hash, versionsDir, 'versions');
   return hash.digest('base64url');
+}
+
+/**
+ * Every file under `dir`, a folder at a time, depth first, each folder's names in order:
+ * its name under `label`, its size and its modification time. A versioned site has tens
+ * of thousands of files and start-up takes this before it reads the snapshot, so it makes
+ * little: one listing and one line of text per folder (a recursive listing of the whole
+ * tree, each name joined to its folder and the lot sorted, cost more than the stats).
+ */
+function hashTree(hash: Hash, dir: string, label: string): void {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort(byName);
+  let lines = '';
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const { size, mtimeMs } = statSync(`${dir}${sep}${entry.name}`);
+    lines += `${label}/${entry.name}\0${size}\0${mtimeMs}\n`;
+  }
+  hash.update(lines);
+  for (const entry of entries) if (entry.isDirectory()) hashTree(hash, `${dir}${sep}${entry.name}`, `${label}/${entry.name}`);
+}
+
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /**
@@ -233,7 +255,7 @@ export function readSnapshot(
     // Other content, or an older build's layout: compile instead of misreading it.
     if (header.fingerprint !== fingerprint || header.format !== FORMAT) return null;
     // Open once and kept open for the life of the process: a page's HTML is one positioned read,
-    // and so is the rest of a page's line, on its first use.
+    // and so is a page's line, on its first use.
     fd = openSync(join(dir, BODIES_FILE), 'r');
     linesFd = openSync(join(dir, SNAPSHOT_FILE), 'r');
   } catch {
@@ -254,12 +276,19 @@ export function readSnapshot(
   };
   const read = (offset: number, length: number) => readFrom(fd, offset, length, BODIES_FILE);
   const starts = new Map(header.starts);
-  /** A page from the rest of its line (`offset`, `length` in content.json) and its entry. */
-  const pageOf = (offset: number, length: number, [locale, key, localPath, at]: Entry): SourcePage => {
+  // Where each page's line starts and ends in content.json, by its number: small integers
+  // in two arrays, not an object per page.
+  const lineStarts: number[] = [];
+  const lineEnds: number[] = [];
+  /** A page from its whole line: its entry, a tab, and the page. */
+  const pageOf = (number: number): SourcePage => {
+    const line = readFrom(linesFd, lineStarts[number]!, lineEnds[number]! - lineStarts[number]!, SNAPSHOT_FILE);
+    const tab = line.indexOf('\t');
+    const [locale, key, localPath, at] = JSON.parse(line.slice(0, tab)) as Entry;
     const [start0, htmlBytes, headingsBytes, markdownBytes] = at;
     const start = starts.get(locale)! + start0;
     // The parsed object becomes the page: a copy of each was start-up's garbage on a large versioned site.
-    const page = JSON.parse(readFrom(linesFd, offset, length, SNAPSHOT_FILE)) as SourcePage;
+    const page = JSON.parse(line.slice(tab + 1)) as SourcePage;
     page.key = key;
     page.localPath = localPath;
     page.sections = [];
@@ -273,12 +302,15 @@ export function readSnapshot(
   const withImages: [string, SourcePage][] = [];
   for (let next = lineAt(file, 0).next; next < file.length; ) {
     const line = lineAtTab(file, next);
-    next = line.next;
     const entry = JSON.parse(line.text) as Entry;
     const [locale, key, localPath] = entry;
-    pages.get(locale)!.add(key, line.restStart, line.restEnd - line.restStart, entry);
-    localPaths.get(locale)!.set(key, localPath);
+    pages.get(locale)!.add(key, lineStarts.length);
+    lineStarts.push(next);
+    lineEnds.push(line.end);
+    // Most pages' path is their key: one string for both, not a second copy that outlives start-up.
+    localPaths.get(locale)!.set(key, localPath === key ? key : localPath);
     if (entry[4] === 1) withImages.push([locale, pages.get(locale)!.get(key)!]);
+    next = line.end + 1;
   }
   return {
     site: {
@@ -301,26 +333,29 @@ export function readSnapshot(
  * so a docs version nobody reads is never parsed (a page parsed is about 1 KB of heap).
  */
 class SnapshotPages extends Map<string, SourcePage> {
-  /** Pages not yet parsed: where the rest of their line is, and their entry. */
-  readonly #pending = new Map<string, [offset: number, length: number, entry: Entry]>();
-  readonly #parse: (offset: number, length: number, entry: Entry) => SourcePage;
+  /**
+   * Pages not yet parsed, each with the number of its line in content.json. Start-up makes
+   * a key, a path and this per page, no array: on a versioned site, arrays per page were
+   * most of what start-up's garbage collections copied.
+   */
+  readonly #pending = new Map<string, number>();
+  readonly #parse: (line: number) => SourcePage;
 
-  constructor(parse: (offset: number, length: number, entry: Entry) => SourcePage) {
+  constructor(parse: (line: number) => SourcePage) {
     super();
     this.#parse = parse;
   }
 
-  add(key: string, offset: number, length: number, entry: Entry): void {
+  add(key: string, line: number): void {
     // A placeholder keeps the key's place in the order; `get` replaces it.
     super.set(key, PENDING);
-    this.#pending.set(key, [offset, length, entry]);
+    this.#pending.set(key, line);
   }
 
   override get(key: string): SourcePage | undefined {
     const page = super.get(key);
     if (page !== PENDING) return page;
-    const [offset, length, entry] = this.#pending.get(key)!;
-    const parsed = this.#parse(offset, length, entry);
+    const parsed = this.#parse(this.#pending.get(key)!);
     this.#pending.delete(key);
     super.set(key, parsed);
     return parsed;
@@ -333,9 +368,7 @@ class SnapshotPages extends Map<string, SourcePage> {
    */
   peek(key: string): SourcePage | undefined {
     const page = super.get(key);
-    if (page !== PENDING) return page;
-    const [offset, length, entry] = this.#pending.get(key)!;
-    return this.#parse(offset, length, entry);
+    return page === PENDING ? this.#parse(this.#pending.get(key)!) : page;
   }
 
   override set(key: string, page: SourcePage): this {
@@ -373,13 +406,13 @@ class SnapshotPages extends Map<string, SourcePage> {
 /** The place of a page not parsed yet (never handed out: `get` parses it first). */
 const PENDING = Object.freeze({}) as SourcePage;
 
-/** The entry of the line that starts at byte `start` (up to its tab), where the rest starts, and where the next line starts. */
-function lineAtTab(file: Buffer, start: number): { text: string; restStart: number; restEnd: number; next: number } {
+/** The entry of the line that starts at byte `start` (up to its tab), and where the line ends. */
+function lineAtTab(file: Buffer, start: number): { text: string; end: number } {
   const end = file.indexOf(0x0a, start);
   const stop = end === -1 ? file.length : end;
   const tab = file.indexOf(0x09, start);
   if (tab === -1 || tab > stop) throw new Error(`${SNAPSHOT_FILE}: a page's line has no tab: rebuild (npm run build)`);
-  return { text: file.toString('utf8', start, tab), restStart: tab + 1, restEnd: stop, next: stop + 1 };
+  return { text: file.toString('utf8', start, tab), end: stop };
 }
 
 /** The line of `file` that starts at byte `start` (without its newline), and where the next one starts. */

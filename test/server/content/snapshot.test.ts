@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentFingerprint, peekPage, readSnapshot, SNAPSHOT_FILE, writeSnapshot } from '../../../src/server/content/snapshot.ts';
 import { loadSite, type SourcePage } from '../../../src/server/content/site.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
 import { makeLocales, makePage } from '../../helpers/content.ts';
+import { makeVersionedRoot, versionsJson } from '../../helpers/versions.ts';
 
 /** A small site in two locales, one page long enough to need more than one read buffer, and one in Arabic. */
 function makeSnapshotSite() {
@@ -133,6 +134,36 @@ test("the content's fingerprint changes with a file's size or time, and a file a
   renameSync(join(dir, 'en/pages/b.md'), join(dir, 'en/pages/c.md'));
   changed('a file renamed');
   assert.notEqual(contentFingerprint(dir, ['en'], 'fr'), fingerprint(), 'another default locale');
+});
+
+test("the content's fingerprint sees a change deep in a folder, and in a version's frozen docs", () => {
+  const { root, localesDir } = makeVersionedRoot(
+    { en: { 'pages/index.md': makePage({ title: 'Home' }), 'pages/docs/guide/deep/a.md': makePage({ title: 'A' }) } },
+    {
+      'versions.json': versionsJson({ label: '2.0', released: true }, [{ name: '1.0', label: '1.x' }]),
+      '1.0/en/pages/docs/guide/deep/a.md': makePage({ title: 'A, then' }),
+    },
+  );
+  const fingerprint = () => contentFingerprint(localesDir, ['en'], 'en');
+  const seen = new Set([fingerprint()]);
+  const changed = (what: string) => {
+    const now = fingerprint();
+    assert.ok(!seen.has(now), what);
+    seen.add(now);
+  };
+  appendFileSync(join(localesDir, 'en/pages/docs/guide/deep/a.md'), 'more\n');
+  changed('a longer file three folders down');
+  appendFileSync(join(root, 'versions/1.0/en/pages/docs/guide/deep/a.md'), 'more\n');
+  changed("a longer file in a version's docs");
+  utimesSync(join(root, 'versions/1.0/en/pages/docs/guide/deep/a.md'), new Date(2001, 1, 1), new Date(2001, 1, 1));
+  changed("an older time of a file in a version's docs");
+  // The same name and bytes in another folder is another tree.
+  mkdirSync(join(root, 'versions/1.0/en/pages/docs/guide/other'));
+  renameSync(join(root, 'versions/1.0/en/pages/docs/guide/deep/a.md'), join(root, 'versions/1.0/en/pages/docs/guide/other/a.md'));
+  changed('a file moved to another folder');
+  writeFileSync(join(root, 'versions/versions.json'), versionsJson({ label: '2.0', released: true }, [{ name: '1.0', label: '1.0.x' }]));
+  changed('versions.json rewritten');
+  assert.equal(fingerprint(), fingerprint(), 'unchanged, the same fingerprint');
 });
 
 test('a page read for a docs tree is not kept: the reader who opens it gets the one kept', () => {
