@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
-import { sitePathsOf } from './paths.ts';
+import { sitePathsBuilder } from './paths.ts';
 import type { Site, SourcePage } from './site.ts';
 import { utf8Bytes } from './utf8-text.ts';
 
@@ -298,18 +298,20 @@ export function readSnapshot(
     return page;
   };
   const pages = new Map(header.locales.map((locale) => [locale, new SnapshotPages(pageOf)]));
-  const localPaths = new Map(header.locales.map((locale) => [locale, new Map<string, string>()]));
+  const paths = sitePathsBuilder(header.locales, header.defaultLocale);
+  const locales = new Map(header.locales.map((locale) => [locale, { pages: pages.get(locale)!, addPath: paths.adder(locale) }]));
   const withImages: [string, SourcePage][] = [];
   for (let next = lineAt(file, 0).next; next < file.length; ) {
     const line = lineAtTab(file, next);
     const entry = JSON.parse(line.text) as Entry;
     const [locale, key, localPath] = entry;
-    pages.get(locale)!.add(key, lineStarts.length);
+    const here = locales.get(locale)!;
+    here.pages.add(key, lineStarts.length);
     lineStarts.push(next);
     lineEnds.push(line.end);
     // Most pages' path is their key: one string for both, not a second copy that outlives start-up.
-    localPaths.get(locale)!.set(key, localPath === key ? key : localPath);
-    if (entry[4] === 1) withImages.push([locale, pages.get(locale)!.get(key)!]);
+    here.addPath(key, localPath === key ? key : localPath);
+    if (entry[4] === 1) withImages.push([locale, here.pages.get(key)!]);
     next = line.end + 1;
   }
   return {
@@ -318,7 +320,7 @@ export function readSnapshot(
       defaultLocale: header.defaultLocale,
       pages,
       translations: new Map(header.translations),
-      paths: sitePathsOf(localPaths, header.defaultLocale),
+      paths: paths.done(),
       versions: header.versions,
     },
     messages: new Map(header.messages),
@@ -333,12 +335,6 @@ export function readSnapshot(
  * so a docs version nobody reads is never parsed (a page parsed is about 1 KB of heap).
  */
 class SnapshotPages extends Map<string, SourcePage> {
-  /**
-   * Pages not yet parsed, each with the number of its line in content.json. Start-up makes
-   * a key, a path and this per page, no array: on a versioned site, arrays per page were
-   * most of what start-up's garbage collections copied.
-   */
-  readonly #pending = new Map<string, number>();
   readonly #parse: (line: number) => SourcePage;
 
   constructor(parse: (line: number) => SourcePage) {
@@ -346,17 +342,19 @@ class SnapshotPages extends Map<string, SourcePage> {
     this.#parse = parse;
   }
 
+  /**
+   * A page not parsed yet: in its key's place, the number of its line in content.json (a
+   * small integer, no object). Start-up makes a key, a path and this per page: on a
+   * versioned site, objects per page were most of what its garbage collections copied.
+   */
   add(key: string, line: number): void {
-    // A placeholder keeps the key's place in the order; `get` replaces it.
-    super.set(key, PENDING);
-    this.#pending.set(key, line);
+    super.set(key, line as unknown as SourcePage);
   }
 
   override get(key: string): SourcePage | undefined {
-    const page = super.get(key);
-    if (page !== PENDING) return page;
-    const parsed = this.#parse(this.#pending.get(key)!);
-    this.#pending.delete(key);
+    const page = super.get(key) as SourcePage | number | undefined;
+    if (typeof page !== 'number') return page;
+    const parsed = this.#parse(page);
     super.set(key, parsed);
     return parsed;
   }
@@ -367,23 +365,8 @@ class SnapshotPages extends Map<string, SourcePage> {
    * reader opens a few of them: those are the ones kept (`get`).
    */
   peek(key: string): SourcePage | undefined {
-    const page = super.get(key);
-    return page === PENDING ? this.#parse(this.#pending.get(key)!) : page;
-  }
-
-  override set(key: string, page: SourcePage): this {
-    this.#pending.delete(key);
-    return super.set(key, page);
-  }
-
-  override delete(key: string): boolean {
-    this.#pending.delete(key);
-    return super.delete(key);
-  }
-
-  override clear(): void {
-    this.#pending.clear();
-    super.clear();
+    const page = super.get(key) as SourcePage | number | undefined;
+    return typeof page === 'number' ? this.#parse(page) : page;
   }
 
   override *values(): MapIterator<SourcePage> {
@@ -402,9 +385,6 @@ class SnapshotPages extends Map<string, SourcePage> {
     for (const [key, page] of this.entries()) each.call(self, page, key, this);
   }
 }
-
-/** The place of a page not parsed yet (never handed out: `get` parses it first). */
-const PENDING = Object.freeze({}) as SourcePage;
 
 /** The entry of the line that starts at byte `start` (up to its tab), and where the line ends. */
 function lineAtTab(file: Buffer, start: number): { text: string; end: number } {
