@@ -1,17 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { type DocsVersion, versionsDirOf } from './versions.ts';
-import {
-  type Dirent,
-  existsSync,
-  closeSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { type Dirent, existsSync, closeSync, openSync, readdirSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
 import { sitePathsBuilder } from './paths.ts';
@@ -27,10 +16,11 @@ import { utf8Bytes } from './utf8-text.ts';
 // text in the heap. content.json is JSON lines, a header and then one line per
 // page: parsed line by line, a large site never makes one string of the whole
 // file (at 10,000 pages, 8 MB of UTF-8 is a 16 MB two-byte string, which would sit
-// in the heap as garbage until a full collection). Start-up parses only the head of
-// each line (the page's key and path: Entry); the page itself is parsed on its first
-// use (SnapshotPages), so the docs versions nobody reads cost no heap and no start-up
-// time beyond their paths. The snapshot is used only while
+// in the heap as garbage until a full collection). After the header, one line per
+// locale indexes its pages (each one's key, path and line length: Index); start-up
+// reads the header and these lines only. A page's own line is read and parsed on its
+// first use (SnapshotPages), so the docs versions nobody reads cost no heap and no
+// start-up time beyond their paths. The snapshot is used only while
 // the content folder is exactly what was built (names, sizes, modification times,
 // locales); otherwise the server compiles from source, so an edited page is never
 // served stale.
@@ -40,9 +30,10 @@ export const BODIES_FILE = 'content.html';
 /**
  * Changed with the layout of either file: 2 has per-locale starts and each page's headings
  * after its HTML; 3 each page's last change; 4 its Markdown twin after its headings; 7 `at`
- * beside the page in its line; 8 a line is its `Entry`, a tab, and the page (parsed on first use).
+ * beside the page in its line; 8 a line is its `Entry`, a tab, and the page (parsed on first use);
+ * 9 a line per locale indexes its pages' lines before them.
  */
-const FORMAT = 8;
+const FORMAT = 9;
 
 /** A page without its HTML, headings, Markdown twin and section text, and without what its line's `Entry` holds. */
 type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections' | 'key' | 'localPath'>;
@@ -54,15 +45,25 @@ type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections'
 type At = [number, number, number, number];
 
 /**
- * What start-up reads of each page: its locale, key and path there (the site's paths are
- * made of them), where its parts are, and whether it names a share image of its own (1),
- * which start-up checks. The rest of the page follows on its line, after a tab (JSON never
- * holds a raw tab), and is parsed when the page is first used: a large site, and each of
- * its docs versions, costs start-up a short array per page, not the page.
+ * The head of a page's line: its locale, key and path there, where its parts are, and
+ * whether it names a share image of its own (1). The rest of the page follows on its
+ * line, after a tab (JSON never holds a raw tab), and the line is read and parsed when
+ * the page is first used.
  */
 type Entry = [locale: string, key: string, localPath: string, at: At, image?: 1];
 
-/** The first line: everything but the pages, which follow, one `Entry` TAB `StoredPage` per line. */
+/**
+ * What start-up reads of one locale's pages, one line: the locale, then for each page in
+ * the order of their lines its key, its path (0 when it is the key), 1 when it names a share
+ * image of its own (which start-up checks) else 0, and the byte length of its line. One
+ * flat array: a large site, and each of its docs versions, costs start-up a key and a path
+ * per page, not an object.
+ */
+type Index = [locale: string, ...(string | number)[]];
+/** The items of a page in an Index. */
+const INDEX_ITEMS = 4;
+
+/** The first line: everything but the pages; then an Index line per part, then one `Entry` TAB `StoredPage` line per page. */
 type Header = {
   /** The layout of both files (FORMAT). */
   format: number;
@@ -203,9 +204,21 @@ export function writeSnapshot(
   );
   writeAside(join(dir, SNAPSHOT_FILE), [
     JSON.stringify(header),
+    ...parts.map((part) => `\n${JSON.stringify(indexOf(part))}`),
     ...parts.filter((part) => part.lines).map((part) => `\n${part.lines}`),
     '\n',
   ]);
+}
+
+/** A part's Index, from the head of each of its lines. */
+function indexOf({ locale, lines }: SnapshotPart): Index {
+  const index: Index = [locale];
+  if (!lines) return index;
+  for (const line of lines.split('\n')) {
+    const [, key, localPath, , image] = JSON.parse(line.slice(0, line.indexOf('\t'))) as Entry;
+    index.push(key, localPath === key ? 0 : localPath, image ?? 0, Buffer.byteLength(line));
+  }
+  return index;
 }
 
 function writeAside(file: string, chunks: (string | Uint8Array | StagedBodies)[]): void {
@@ -245,19 +258,25 @@ export function readSnapshot(
   dir: string,
   fingerprint: string,
 ): { site: Site; messages: Map<string, CompiledMessages>; withImages: [locale: string, page: SourcePage][] } | null {
-  let file: Buffer;
   let header: Header;
+  let indexes: Index[];
+  let firstLine: number;
   let fd: number;
   let linesFd: number;
   try {
-    file = readFileSync(join(dir, SNAPSHOT_FILE));
-    header = JSON.parse(lineAt(file, 0).text);
-    // Other content, or an older build's layout: compile instead of misreading it.
-    if (header.fingerprint !== fingerprint || header.format !== FORMAT) return null;
     // Open once and kept open for the life of the process: a page's HTML is one positioned read,
     // and so is a page's line, on its first use.
-    fd = openSync(join(dir, BODIES_FILE), 'r');
     linesFd = openSync(join(dir, SNAPSHOT_FILE), 'r');
+    const head = new LineReader(linesFd);
+    header = JSON.parse(head.line());
+    // Other content, or an older build's layout: compile instead of misreading it.
+    if (header.fingerprint !== fingerprint || header.format !== FORMAT) {
+      closeSync(linesFd);
+      return null;
+    }
+    indexes = header.starts.map(() => JSON.parse(head.line()) as Index);
+    firstLine = head.position;
+    fd = openSync(join(dir, BODIES_FILE), 'r');
   } catch {
     return null;
   }
@@ -276,13 +295,13 @@ export function readSnapshot(
   };
   const read = (offset: number, length: number) => readFrom(fd, offset, length, BODIES_FILE);
   const starts = new Map(header.starts);
-  // Where each page's line starts and ends in content.json, by its number: small integers
-  // in two arrays, not an object per page.
+  // Where each page's line starts in content.json and how long it is, by its number: small
+  // integers in two arrays, not an object per page.
   const lineStarts: number[] = [];
-  const lineEnds: number[] = [];
+  const lineLengths: number[] = [];
   /** A page from its whole line: its entry, a tab, and the page. */
   const pageOf = (number: number): SourcePage => {
-    const line = readFrom(linesFd, lineStarts[number]!, lineEnds[number]! - lineStarts[number]!, SNAPSHOT_FILE);
+    const line = readFrom(linesFd, lineStarts[number]!, lineLengths[number]!, SNAPSHOT_FILE);
     const tab = line.indexOf('\t');
     const [locale, key, localPath, at] = JSON.parse(line.slice(0, tab)) as Entry;
     const [start0, htmlBytes, headingsBytes, markdownBytes] = at;
@@ -299,20 +318,24 @@ export function readSnapshot(
   };
   const pages = new Map(header.locales.map((locale) => [locale, new SnapshotPages(pageOf)]));
   const paths = sitePathsBuilder(header.locales, header.defaultLocale);
-  const locales = new Map(header.locales.map((locale) => [locale, { pages: pages.get(locale)!, addPath: paths.adder(locale) }]));
   const withImages: [string, SourcePage][] = [];
-  for (let next = lineAt(file, 0).next; next < file.length; ) {
-    const line = lineAtTab(file, next);
-    const entry = JSON.parse(line.text) as Entry;
-    const [locale, key, localPath] = entry;
-    const here = locales.get(locale)!;
-    here.pages.add(key, lineStarts.length);
-    lineStarts.push(next);
-    lineEnds.push(line.end);
-    // Most pages' path is their key: one string for both, not a second copy that outlives start-up.
-    here.addPath(key, localPath === key ? key : localPath);
-    if (entry[4] === 1) withImages.push([locale, here.pages.get(key)!]);
-    next = line.end + 1;
+  let next = firstLine;
+  for (const index of indexes) {
+    const locale = index[0];
+    const served = pages.get(locale)!;
+    const addPath = paths.adder(locale);
+    for (let item = 1; item < index.length; item += INDEX_ITEMS) {
+      const key = index[item] as string;
+      const localPath = index[item + 1] as string | 0;
+      const bytes = index[item + 3] as number;
+      served.add(key, lineStarts.length);
+      lineStarts.push(next);
+      lineLengths.push(bytes);
+      next += bytes + 1;
+      // Most pages' path is their key: one string for both.
+      addPath(key, localPath === 0 ? key : localPath);
+      if (index[item + 2] === 1) withImages.push([locale, served.get(key)!]);
+    }
   }
   return {
     site: {
@@ -326,6 +349,38 @@ export function readSnapshot(
     messages: new Map(header.messages),
     withImages,
   };
+}
+
+/** The first lines of a file, read a megabyte at a time; `position` is where the next line starts. */
+class LineReader {
+  position = 0;
+  #chunk = Buffer.alloc(0);
+  /** Where #chunk starts in the file. */
+  #at = 0;
+  readonly #fd: number;
+
+  constructor(fd: number) {
+    this.#fd = fd;
+  }
+
+  line(): string {
+    for (;;) {
+      const end = this.#chunk.indexOf(0x0a, this.position - this.#at);
+      if (end !== -1) {
+        const text = this.#chunk.toString('utf8', this.position - this.#at, end);
+        this.position = this.#at + end + 1;
+        return text;
+      }
+      // The rest of this chunk and the next megabyte, in one buffer (a header or an index can be longer than a chunk).
+      const rest = this.#chunk.subarray(this.position - this.#at);
+      const more = Buffer.allocUnsafe(rest.length + 1024 * 1024);
+      rest.copy(more);
+      const got = readSync(this.#fd, more, rest.length, more.length - rest.length, this.#at + this.#chunk.length);
+      if (got === 0) throw new Error(`${SNAPSHOT_FILE} ends within a line: rebuild (npm run build)`);
+      this.#at = this.position;
+      this.#chunk = more.subarray(0, rest.length + got);
+    }
+  }
 }
 
 /**
@@ -384,22 +439,6 @@ class SnapshotPages extends Map<string, SourcePage> {
   override forEach(each: (page: SourcePage, key: string, map: Map<string, SourcePage>) => void, self?: unknown): void {
     for (const [key, page] of this.entries()) each.call(self, page, key, this);
   }
-}
-
-/** The entry of the line that starts at byte `start` (up to its tab), and where the line ends. */
-function lineAtTab(file: Buffer, start: number): { text: string; end: number } {
-  const end = file.indexOf(0x0a, start);
-  const stop = end === -1 ? file.length : end;
-  const tab = file.indexOf(0x09, start);
-  if (tab === -1 || tab > stop) throw new Error(`${SNAPSHOT_FILE}: a page's line has no tab: rebuild (npm run build)`);
-  return { text: file.toString('utf8', start, tab), end: stop };
-}
-
-/** The line of `file` that starts at byte `start` (without its newline), and where the next one starts. */
-function lineAt(file: Buffer, start: number): { text: string; next: number } {
-  const end = file.indexOf(0x0a, start);
-  const stop = end === -1 ? file.length : end;
-  return { text: file.toString('utf8', start, stop), next: stop + 1 };
 }
 
 /** A page to read and let go (SnapshotPages#peek); any other map's page as it is. */

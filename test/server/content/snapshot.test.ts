@@ -50,21 +50,33 @@ test('a written snapshot reads back as the same site, every page and its HTML', 
   assert.equal(loaded.site.paths.pathOf('ar', 'docs/long'), site.paths.pathOf('ar', 'docs/long'));
 });
 
-test("the snapshot is one line per page after a header, so no single string holds it all: the page's entry, a tab, the page", () => {
+test("the snapshot is a header, a line indexing each locale's pages, and one line per page, so no single string holds it all", () => {
   const { site, messages } = makeSnapshotSite();
   const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
   writeSnapshot(dist, 'fp1', site, messages);
-  const [header, ...lines] = readFileSync(join(dist, SNAPSHOT_FILE), 'utf8').trimEnd().split('\n');
+  const [header, ...rest] = readFileSync(join(dist, SNAPSHOT_FILE), 'utf8').trimEnd().split('\n');
+  JSON.parse(header!);
+  const indexes = rest.slice(0, site.locales.length).map((line) => JSON.parse(line));
+  const lines = rest.slice(site.locales.length);
   let pages = 0;
   for (const served of site.pages.values()) pages += served.size;
   assert.equal(lines.length, pages);
-  JSON.parse(header!);
-  for (const line of lines) {
+  // Each index names its locale, then each page's key, its path (0: the key), its own share image (1) and its line's bytes.
+  assert.deepEqual(
+    indexes.map((index) => index[0]),
+    site.locales,
+  );
+  const indexed = indexes.flatMap(([locale, ...items]) =>
+    Array.from({ length: items.length / 4 }, (_, i) => [locale, ...items.slice(i * 4, i * 4 + 4)]),
+  );
+  assert.equal(indexed.length, pages);
+  for (const [at, line] of lines.entries()) {
     const [entry, page, ...more] = line.split('\t');
     assert.deepEqual(more, []);
     const [locale, key, localPath] = JSON.parse(entry!);
     assert.equal(site.pages.get(locale)!.get(key)!.localPath, localPath);
     assert.equal(JSON.parse(page!).title, site.pages.get(locale)!.get(key)!.title);
+    assert.deepEqual(indexed[at], [locale, key, localPath === key ? 0 : localPath, 0, Buffer.byteLength(line)]);
   }
 });
 
