@@ -226,7 +226,10 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
       const idle = rss(server.child.pid!);
       if (flat) frame = await frameOf(server, large);
       const visited = await visitEverything(server);
-      memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}) at ${fmt(visited.requests / visited.seconds)} req/s (concurrency ${VISIT_CONCURRENCY}; ${visited.cpuMs.toFixed(2)} ms of server CPU per request); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')})`;
+      const afterPages = rss(server.child.pid!);
+      // Then a search in every locale: each loads its locale's index (a large site's searches are the server's).
+      const searches = await searchEveryLocale(server);
+      memory = `${fmt(visited.pages)} pages, ${fmt(visited.requests)} requests (${visited.statuses}) at ${fmt(visited.requests / visited.seconds)} req/s (concurrency ${VISIT_CONCURRENCY}; ${visited.cpuMs.toFixed(2)} ms of server CPU per request); RSS idle ${idle.toFixed(0)} MB, after visiting everything ${afterPages.toFixed(0)} MB, and after a search in every locale (${searches}) ${rss(server.child.pid!).toFixed(0)} MB, peak ${peakRss(server.child.pid!).toFixed(0)} MB; cold start ${Math.round(median(coldStarts))} ms (median of ${coldStarts.join(', ')})`;
     } finally {
       await stop(server.child);
     }
@@ -338,6 +341,17 @@ function timedBuild(env: Record<string, string>): { seconds: number; cpuSeconds:
     cpuSeconds: (Number(figures[2]) + Number(figures[3])).toFixed(1),
     peakMb: (Number(figures[4]) / 1024).toFixed(0),
   };
+}
+
+/** A search page with a query in every locale the site has, one after another: their statuses. */
+async function searchEveryLocale(server: Server): Promise<string> {
+  const statuses: number[] = [];
+  for (const locale of loadConfig({ PORT: '0', LOCALES_DIR: server.env.LOCALES_DIR }).locales) {
+    const response = await fetch(`${server.url}/${locale}/search?q=files`);
+    await response.arrayBuffer();
+    statuses.push(response.status);
+  }
+  return statuses.join(', ');
 }
 
 /** Every sitemap page once, and its page data, a few at a time, as a browser would ask (brotli). */

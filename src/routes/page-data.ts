@@ -100,7 +100,7 @@ export function escapeJsonForHtml(json: string): string {
 export function serializePayload(payload: Payload, rest = serializePayloadRest(payload)): string {
   const { screen } = payload.page;
   const page: EmbeddedPage = { ...payload.page, head: null, locales: [] };
-  if (screen.kind === 'docs') page.screen = { ...screen, html: '', sidebar: [], toc: [] };
+  if (screen.kind === 'docs') page.screen = { ...screen, html: '', sidebar: '', toc: [] };
   else if ('html' in screen) page.screen = { ...screen, html: '' };
   return `{"page":${escapeJsonForHtml(JSON.stringify(page))}${rest}}`;
 }

@@ -1,5 +1,5 @@
 import type { Direction } from '../i18n/locales.ts';
-import type { Heading, LocaleLink, NavNode } from './types.ts';
+import type { Heading, LocaleLink } from './types.ts';
 
 // The parts of a page's data that its document already shows in full, read back
 // from the markup that shows them: the embedded page data leaves them out
@@ -9,7 +9,7 @@ import type { Heading, LocaleLink, NavNode } from './types.ts';
 // (importing READ_BACK), each reader finds its values through them alone, never
 // through a class or a tag the stylesheet may change.
 //   readLocales  <- LanguageSwitcher (language-switcher.tsx)
-//   readSidebar  <- Docs' Tree (screens/docs.tsx)
+//   readSidebar  <- Docs' sidebar (screens/docs.tsx), the HTML src/server/pages/docs-tree.ts writes
 //   readToc      <- Docs' Contents (screens/docs.tsx)
 // test/routes/read-back.test.tsx renders each component and reads it back;
 // test/e2e/read-back.test.ts reads every page of the site back in Chromium and
@@ -17,15 +17,11 @@ import type { Heading, LocaleLink, NavNode } from './types.ts';
 export const READ_BACK = {
   /** On each language switcher link: its locale. */
   localeSwitch: 'data-locale-switch',
-  /** On each list of the docs tree (the outer one and every open section's). */
-  docsTree: 'data-docs-tree',
+  /** On the docs sidebar's <nav>, which holds the tree's HTML. */
+  docsSidebar: 'data-docs-sidebar',
   /** On each list of "On this page" (the outer one and every nested one). */
   contents: 'data-contents',
-  /** On an open section's list of the docs tree that is a window of its pages: how many it has. */
-  docsTotal: 'data-docs-total',
-  /** On the disclosure of a section shown with its pages: its page's path; `collapsed` when it starts folded. */
-  docsSection: 'data-docs-section',
-  /** On the link of an entry of either list: what the entry is. */
+  /** On the link of an entry of "On this page": what the entry is. */
   entry: 'data-entry',
 } as const;
 
@@ -39,30 +35,9 @@ export function readLocales(doc: ParentNode): LocaleLink[] {
   }));
 }
 
-/** The docs tree as the sidebar shows it (open sections with their children, the rest closed). */
-export function readSidebar(doc: ParentNode): NavNode[] {
-  const list = doc.querySelector(`[${READ_BACK.docsTree}]`);
-  return list ? treeFrom(list) : [];
-}
-
-function treeFrom(list: Element): NavNode[] {
-  const nodes: NavNode[] = [];
-  for (const item of list.children) {
-    const link = item.querySelector(`:scope > [${READ_BACK.entry}]`)!;
-    const lang = link.getAttribute('lang');
-    const section = item.querySelector(`:scope > [${READ_BACK.docsSection}]`);
-    const inner = section?.querySelector(`:scope > [${READ_BACK.docsTree}]`);
-    const total = inner?.getAttribute(READ_BACK.docsTotal);
-    nodes.push({
-      title: link.textContent ?? '',
-      path: link.getAttribute('href')!,
-      ...(lang !== null && { lang }),
-      children: inner ? treeFrom(inner) : [],
-      ...(total != null && { total: Number(total) }),
-      ...(section?.hasAttribute('data-collapsed') && { collapsed: true as const }),
-    });
-  }
-  return nodes;
+/** The docs tree as the sidebar shows it: its HTML, as the page carries it (the server wrote it, src/server/pages/docs-tree.ts). */
+export function readSidebar(doc: ParentNode): string {
+  return doc.querySelector(`[${READ_BACK.docsSidebar}]`)?.innerHTML ?? '';
 }
 
 /**

@@ -30,13 +30,22 @@ export type Heading = { id: string; text: string; level: number };
 
 export type PostSummary = Link & { date: string; isoDate: string; description: string };
 
-export type ScreenData =
+/**
+ * A screen's data. `Tree` is how a docs page holds its sidebar's tree: as the server makes
+ * it (NavNode[], src/server/pages/screen-data.ts), and as a page carries it, HTML
+ * (src/server/pages/docs-tree.ts writes it when the page is made).
+ */
+export type ScreenData<Tree = string> =
   | { kind: 'home'; title: string; html: string; posts: PostSummary[] }
   | {
       kind: 'docs';
       title: string;
       html: string;
-      sidebar: NavNode[];
+      /**
+       * The docs tree as the sidebar shows it, as HTML: the server writes it once per page, and a
+       * page, the browser and the page data all carry it as it is (React draws no element of it).
+       */
+      sidebar: Tree;
       /** "On this page": the h2 and h3 headings, when the page has enough sections to need it; else empty. */
       toc: Heading[];
       previous: Link | null;

@@ -511,7 +511,7 @@ describe('the client-side error screen', () => {
     await markWindow(page);
     await page.route('**/_data/**', async (route) => {
       const response = await route.fetch();
-      const body = (await response.text()).replace(/"sidebar":\[.*?\],"previous"/s, '"sidebar":null,"previous"');
+      const body = (await response.text()).replace(/"toc":\[.*?\],"sidebar"/s, '"toc":null,"sidebar"');
       await route.fulfill({ response, body });
     });
     await page.click('.site-nav a[href="/en/docs"]');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { readHead } from '../../src/client/read-head.ts';
 import type { readPayload } from '../../src/routes/page-data.ts';
-import type { NavNode, PageData } from '../../src/routes/types.ts';
+import type { PageData } from '../../src/routes/types.ts';
 import { withServerAndBrowser } from '../helpers/e2e.ts';
 
 /**
@@ -57,6 +57,13 @@ test('every page’s data read back from its document equals the data the server
         const embedded = JSON.parse(doc.getElementById('polysite-data')!.textContent!).page;
         const read = readers.readPayload(doc, readers.readHead).page;
         const served = (await (await fetch(`/_data/${read.build}${path}.json`)).json()).page;
+        // The tree read back is the browser's serialization of the served HTML: the served one
+        // is serialized so too (`&#x27;` comes back as `'`), then compared whole.
+        if (served.screen.kind === 'docs') {
+          const holder = document.createElement('template');
+          holder.innerHTML = served.screen.sidebar;
+          served.screen.sidebar = holder.innerHTML;
+        }
         out.push({ path, embedded, read, served });
       }
       return out;
@@ -71,9 +78,8 @@ test('every page’s data read back from its document equals the data the server
   await context.close();
 
   assert.ok(reads.length >= 85, `the whole site (${reads.length} pages)`);
-  const nodes = (tree: NavNode[]): NavNode[] => tree.flatMap((node) => [node, ...nodes(node.children)]);
   assert.ok(
-    reads.some(({ read }) => read.screen.kind === 'docs' && nodes(read.screen.sidebar).some((node) => node.lang)),
+    reads.some(({ read }) => read.screen.kind === 'docs' && / lang="/.test(read.screen.sidebar)),
     'an untranslated title in a docs tree',
   );
   assert.ok(
@@ -88,7 +94,7 @@ test('every page’s data read back from its document equals the data the server
     assert.deepEqual(embedded.locales, [], `${path}: the switcher is not embedded`);
     if (served.screen.kind !== 'docs' || embedded.screen.kind !== 'docs') continue;
     docs++;
-    assert.deepEqual([embedded.screen.sidebar, embedded.screen.toc], [[], []], `${path}: the tree and contents are not embedded`);
+    assert.deepEqual([embedded.screen.sidebar, embedded.screen.toc], ['', []], `${path}: the tree and contents are not embedded`);
   }
   assert.ok(docs >= 40, `docs pages (${docs})`);
 });

@@ -23,6 +23,13 @@ function rendered(page: PageData) {
   return parseHTML(`<!DOCTYPE html><html><body><div id="root">${html}</div></body></html>`).document;
 }
 
+/** HTML as a DOM serializes it once parsed (`&#x27;` comes back as `'`); `plain`: without its class attributes. */
+function serialized(html: string, { plain = false } = {}): string {
+  const holder = parseHTML(`<!DOCTYPE html><html><body><div>${html}</div></body></html>`).document.querySelector('div')!;
+  if (plain) for (const element of holder.querySelectorAll('[class]')) element.removeAttribute('class');
+  return holder.innerHTML;
+}
+
 /** As the wire carries it: JSON leaves out keys whose value is undefined (`lang` of a link in the page's own language). */
 const wire = <T,>(value: T): T => JSON.parse(JSON.stringify(value));
 
@@ -56,10 +63,10 @@ test('a docs page’s tree and "On this page" read back as its data, nested sect
   for (const page of pages) {
     if (page.screen.kind !== 'docs') continue;
     const document = rendered(page);
-    assert.deepEqual(readSidebar(document), wire(page.screen.sidebar), page.path);
+    assert.equal(readSidebar(document), serialized(page.screen.sidebar), page.path);
     // A heading's level is its depth in the list: what the list renders by.
     assert.deepEqual(readToc(document), page.screen.toc, page.path);
-    if (page.screen.sidebar.some((node) => node.children.length > 0)) nested++;
+    if (page.screen.sidebar.includes('<details')) nested++;
     if (page.screen.toc.length > 0) withToc++;
   }
   assert.ok(nested > 0 && withToc > 0, 'the site has open sections and contents lists to read');
@@ -69,7 +76,7 @@ test('the readers find nothing on screens that do not show those parts', () => {
   for (const page of pages) {
     if (page.screen.kind === 'docs') continue;
     const document = rendered(page);
-    assert.deepEqual(readSidebar(document), [], page.path);
+    assert.equal(readSidebar(document), '', page.path);
     assert.deepEqual(readToc(document), [], page.path);
   }
 });
@@ -79,18 +86,7 @@ test('the readers do not depend on the stylesheet’s classes', () => {
   const document = rendered(page);
   for (const element of document.querySelectorAll('[class]')) element.removeAttribute('class');
   assert.ok(page.screen.kind === 'docs');
-  assert.deepEqual(readSidebar(document), wire(page.screen.sidebar));
+  assert.equal(readSidebar(document), serialized(page.screen.sidebar, { plain: true }));
   assert.deepEqual(readToc(document), page.screen.toc);
   assert.deepEqual(readLocales(document), wire(page.locales));
-});
-
-test('a windowed section reads back with its total, and its "all pages" link is not an entry', () => {
-  const docs = pages.find((candidate) => candidate.screen.kind === 'docs')!;
-  assert.ok(docs.screen.kind === 'docs');
-  const window = [0, 1, 2].map((n) => ({ title: `Page ${n}`, path: `/en/docs/big/p${n}`, children: [] }));
-  const sidebar = [{ title: 'Big', path: '/en/docs/big', children: window, total: 4613 }];
-  const page = { ...docs, screen: { ...docs.screen, sidebar } };
-  const document = rendered(page);
-  assert.deepEqual(readSidebar(document), sidebar);
-  assert.ok(document.querySelector('a.docs-all[href="/en/docs/big"]'), 'the link to the section page that lists them all');
 });

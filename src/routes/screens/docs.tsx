@@ -2,7 +2,7 @@ import { useIntl } from '../../i18n/context.tsx';
 import { Content } from '../content.tsx';
 import { CopyPage } from '../copy-page.tsx';
 import { READ_BACK } from '../read-back.ts';
-import type { Heading, NavNode, ScreenData } from '../types.ts';
+import type { Heading, ScreenData } from '../types.ts';
 import { Listing } from './docs-listing.tsx';
 
 /**
@@ -19,9 +19,13 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: '
       {/* Keyed by page: a menu opened to pick a page is closed on the page picked. */}
       <details className="docs-menu" key={path}>
         <summary>{t('docs.menu')}</summary>
-        <nav className="docs-sidebar" aria-label={t('docs.sidebar')}>
-          <Tree nodes={data.sidebar} current={path} />
-        </nav>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: written by the server, every title and path escaped (src/server/pages/docs-tree.ts). */}
+        <nav
+          className="docs-sidebar"
+          aria-label={t('docs.sidebar')}
+          {...{ [READ_BACK.docsSidebar]: '' }}
+          dangerouslySetInnerHTML={{ __html: data.sidebar }}
+        />
       </details>
       <article className={data.toc.length > 0 ? 'docs-article with-toc' : 'docs-article'} lang={lang}>
         <h1 tabIndex={-1}>{data.title}</h1>
@@ -58,39 +62,8 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: '
   );
 }
 
-// Tree and Contents are read back by the browser (read-back.ts: readSidebar, readToc)
-// through the READ_BACK attributes they write: keep them on the lists and links.
-// A section whose pages are too many to show shows a window of them and a link to
-// its own page, which lists them all (`total` on its list).
-function Tree({ nodes, current, total }: { nodes: NavNode[]; current: string; total?: number | undefined }) {
-  const intl = useIntl();
-  return (
-    <ul {...{ [READ_BACK.docsTree]: '' }} {...(total !== undefined && { [READ_BACK.docsTotal]: total })}>
-      {nodes.map((node) => (
-        <li key={node.path}>
-          <a href={node.path} lang={node.lang} aria-current={node.path === current ? 'page' : undefined} {...{ [READ_BACK.entry]: '' }}>
-            {node.title}
-          </a>
-          {node.children.length > 0 && (
-            // Folds and unfolds without a script; src/client/sections.ts keeps the reader's folding within a visit.
-            <details open={!node.collapsed} {...{ [READ_BACK.docsSection]: node.path }} data-collapsed={node.collapsed && ''}>
-              <summary>
-                <span className="visually-hidden">{intl.formatMessage({ id: 'docs.sectionPages' }, { title: node.title })}</span>
-              </summary>
-              <Tree nodes={node.children} current={current} total={node.total} />
-              {node.total !== undefined && (
-                <a className="docs-all" href={node.path}>
-                  {intl.formatMessage({ id: 'docs.allPages' }, { count: node.total })}
-                </a>
-              )}
-            </details>
-          )}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
+// Contents is read back by the browser (read-back.ts: readToc) through the READ_BACK
+// attributes it writes: keep them on its lists and links.
 /** The headings as a nested list: each deeper heading under the one before it. */
 function Contents({ headings, lang }: { headings: Heading[]; lang?: string | undefined }) {
   const top = Math.min(...headings.map((heading) => heading.level));

@@ -14,6 +14,7 @@ import { BoundedCache } from '../http/bounded-cache.ts';
 import { MEMORY_BOUNDS } from '../memory-bounds.ts';
 import type { MessageCatalog } from '../content/messages.ts';
 import { screenMaker } from './screen-data.ts';
+import { treeHtml } from './docs-tree.ts';
 import { translationStatus } from '../content/translation-record.ts';
 import { makeShareTags, type ShareTagMaker } from '../site/share-tags.ts';
 import { twinPath } from '../site/llms.ts';
@@ -107,14 +108,20 @@ export function buildPageStore({
       const dateOf = (iso: string | undefined): PageDate | undefined =>
         iso === undefined ? undefined : { iso, text: intl.formatDate(new Date(iso), { dateStyle: 'long', timeZone: 'UTC' }) };
       const make = (page: SourcePage, listingPage = 1): PageData | null => {
-        const screen = screenFor(page, listingPage);
-        if (!screen) return null;
+        const made = screenFor(page, listingPage);
+        if (!made) return null;
+        const path = paths.pathOf(locale, page.key);
+        // The tree as the page carries it, with the page's own entry marked (a further page of a listing has none).
+        const screen =
+          made.kind === 'docs'
+            ? { ...made, sidebar: treeHtml(made.sidebar, listingPage === 1 ? path : listingPagePath(path, listingPage), intl) }
+            : made;
         const data: PageData = {
           build,
           status: 200,
           locale,
           dir: directionOf(locale),
-          path: paths.pathOf(locale, page.key),
+          path,
           head: makeHead(page, intl, site, publicUrl, share),
           nav: navs.get(locale)!,
           locales: switcherFor(page.key),

@@ -17,12 +17,15 @@ const HOME_POSTS = 3;
 /** A docs page gets "On this page" from this many sections (h2) up: a shorter page is seen at a glance. */
 const TOC_MIN_SECTIONS = 3;
 
+/** A screen as made here: a docs page's tree is nodes, which the page store writes as HTML (docs-tree.ts). */
+export type TreeScreen = ScreenData<NavNode[]>;
+
 /**
  * A page's screen; `listingPage`: for a section's own page, which page of its listing
  * (1, the default, is the section's URL). Null when the page has no screen, or the
  * listing has no such page.
  */
-export type ScreenMaker = ((page: SourcePage, listingPage?: number) => ScreenData | null) & {
+export type ScreenMaker = ((page: SourcePage, listingPage?: number) => TreeScreen | null) & {
   /** How many pages a section's listing takes (1 for a short one, 0 for a page that lists nothing). */
   listingPages(page: SourcePage): number;
 };
@@ -67,7 +70,7 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
    * read in order, so the section's page leads on to page 2, the last page to what follows
    * the section, and each page back to the one before; past page 1, the page is its list alone.
    */
-  const docsScreen = (page: SourcePage, listingPage: number): ScreenData | null => {
+  const docsScreen = (page: SourcePage, listingPage: number): TreeScreen | null => {
     const around = docsOf(page.key).around(page.key, listingPage);
     const pager = around.listingPager;
     const first = listingPage === 1;
@@ -88,7 +91,7 @@ export function screenMaker(intl: SiteIntl, pages: ReadonlyMap<string, SourcePag
     };
   };
 
-  const make = (page: SourcePage, listingPage = 1): ScreenData | null => {
+  const make = (page: SourcePage, listingPage = 1): TreeScreen | null => {
     if (matchRoute(page.key) === 'docs') return docsScreen(page, listingPage);
     if (listingPage !== 1) return null;
     const { title } = page;

@@ -30,11 +30,10 @@ function site(sectionYml: string, extra: Record<string, string> = {}) {
 }
 
 /** The sidebar's top-level entries under the docs index, and each shown section's disclosure. */
-function sidebar(html: string) {
-  const entries = bodyElements(
-    html,
-    (element) => element.tag === 'a' && 'data-entry' in element.attributes && element.attributes.href !== undefined,
-  ).map((a) => a.text);
+function sidebar(page: string) {
+  const start = page.indexOf('<nav class="docs-sidebar"');
+  const html = `<body>${page.slice(start, page.indexOf('</nav>', start))}</body>`;
+  const entries = bodyElements(html, (element) => element.tag === 'a' && element.attributes.class !== 'docs-all').map((a) => a.text);
   const sections = bodyElements(html, (element) => element.tag === 'details' && 'data-docs-section' in element.attributes).map(
     (details) => ({
       path: details.attributes['data-docs-section'],

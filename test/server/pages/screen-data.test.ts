@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readingMinutes, SIDEBAR_WINDOW, screenMaker } from '../../../src/server/pages/screen-data.ts';
-import type { NavNode, ScreenData } from '../../../src/routes/types.ts';
+import { readingMinutes, SIDEBAR_WINDOW, screenMaker, type TreeScreen } from '../../../src/server/pages/screen-data.ts';
+import type { NavNode } from '../../../src/routes/types.ts';
 import { makePage, makeSite } from '../../helpers/content.ts';
 import { makeServerIntls } from '../../../src/server/site/server-intl.ts';
 
@@ -25,9 +25,9 @@ async function screensOf(tree: Record<string, Record<string, string | object>>, 
   return (slug: string) => screenFor(pages.get(slug)!)!;
 }
 
-function docs(screen: ScreenData) {
+function docs(screen: TreeScreen) {
   assert.equal(screen.kind, 'docs');
-  return screen as Extract<ScreenData, { kind: 'docs' }>;
+  return screen as Extract<TreeScreen, { kind: 'docs' }>;
 }
 
 /** The sidebar as indented titles, to compare whole shapes at a glance. */
@@ -108,7 +108,7 @@ test('the blog lists posts newest first, the home page the latest three', async 
 test('a post has its date in the locale, its author and a reading time', async () => {
   const body = `${'word '.repeat(1000)}\n`;
   const screenOf = await screensOf({ de: { 'pages/blog/p.md': makePage({ title: 'P', date: '2026-03-01', author: 'Ana' }, body) } });
-  const { html, ...post } = screenOf('blog/p') as Extract<ScreenData, { kind: 'blog-post' }>;
+  const { html, ...post } = screenOf('blog/p') as Extract<TreeScreen, { kind: 'blog-post' }>;
   assert.deepEqual(post, {
     kind: 'blog-post',
     title: 'P',
