@@ -19,6 +19,7 @@ import { isMainThread, parentPort } from 'node:worker_threads';
 import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import type { CompiledMessages } from '../src/i18n/intl.ts';
 import { ContentError } from '../src/server/content/errors.ts';
+import type { ContentFile } from '../src/server/content/content-files.ts';
 import { loadContent } from '../src/server/content/load-content.ts';
 import { contentDates } from '../src/server/content/git-dates.ts';
 import type { SiteVersions } from '../src/server/content/versions.ts';
@@ -98,7 +99,8 @@ export type CompiledContent = {
  */
 export type ContentCache = { dir: string; code: string };
 
-export type ContentCompiler = { compile(defaultLocale: string): Promise<CompiledContent> };
+/** `files`: the walk of the content (content-files.ts), when the caller made it already. */
+export type ContentCompiler = { compile(defaultLocale: string, files?: readonly ContentFile[]): Promise<CompiledContent> };
 
 /**
  * The compiled site, staged to write as the snapshot, and each locale's search index.
@@ -130,12 +132,12 @@ export function contentCompiler(
   const unkept = contentCache ? locales.filter((locale) => !hasLocale(join(contentCache.dir, 'locales'), localesDir, locale)) : locales;
   const early = unkept.length < 2 ? [] : Array.from({ length: Math.min(threads, unkept.length) }, () => startWorker(import.meta.url));
   return {
-    async compile(defaultLocale) {
+    async compile(defaultLocale, files) {
       mkdirSync(stageIn, { recursive: true });
       const stageDir = mkdtempSync(join(stageIn, '.polysite-content-'));
       try {
         const settings = { localesDir, locales, defaultLocale, cacheDir, contentCache, stageDir };
-        const compiled = await compileIn(settings, threads, early);
+        const compiled = await compileIn(settings, threads, early, files);
         return { ...compiled, dispose: () => rmSync(stageDir, { recursive: true, force: true }) };
       } catch (error) {
         rmSync(stageDir, { recursive: true, force: true });
@@ -180,13 +182,18 @@ function move(from: string, to: string): void {
 
 type Settings = Omit<Job, 'locale' | 'dates' | 'published'>;
 
-/** `threads`: how many worker threads the site may use (0: none); `early`: those already started. */
-async function compileIn(settings: Settings, threads: number, early: readonly JobWorker[]): Promise<Omit<CompiledContent, 'dispose'>> {
+/** `threads`: how many worker threads the site may use (0: none); `early`: those already started; `files`: see ContentCompiler. */
+async function compileIn(
+  settings: Settings,
+  threads: number,
+  early: readonly JobWorker[],
+  files?: readonly ContentFile[],
+): Promise<Omit<CompiledContent, 'dispose'>> {
   const { localesDir, locales, defaultLocale, contentCache, stageDir } = settings;
   // One git log for the whole content folder, whatever the threads (git-dates.ts).
   const dates = contentDates(localesDir, (message) => console.warn(`warning: ${message}`));
   const inputs =
-    contentCache && localeKeys(join(contentCache.dir, 'locales'), localesDir, locales, defaultLocale, contentCache.code, dates);
+    contentCache && localeKeys(join(contentCache.dir, 'locales'), localesDir, locales, defaultLocale, contentCache.code, dates, files);
   const keys = inputs?.keys;
   const staged: Staged[] = [];
   const left: string[] = [];

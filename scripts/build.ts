@@ -6,7 +6,8 @@
 // image and pictures (scripts/build-images.ts) are copied into the assets with their size.
 // Prints the gzip size of every client file.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -16,11 +17,13 @@ import { type Compressed, compressAsset } from './asset-compression.ts';
 import { MANIFEST_FILE, type Manifest } from '../src/server/site/manifest.ts';
 import { compactIndexPath } from '../src/server/site/search-indexes.ts';
 import { contentFingerprint } from '../src/server/content/snapshot.ts';
+import { contentFiles } from '../src/server/content/content-files.ts';
 import { buildImages } from './build-images.ts';
 import { CRITICAL_CSS_BUDGET, FIRST_LOAD_JS_BUDGET } from './first-load-budget.ts';
 import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 import { storedCompilerCodeHash } from './compiler-code.ts';
 import { CACHE_ROOT } from './cache-root.ts';
+import { type Bundles, keepBundles, restoreBundles } from './bundle-cache.ts';
 
 /**
  * Highlighted code blocks kept between builds (highlight-cache.ts): a rebuild highlights
@@ -37,6 +40,9 @@ const HIGHLIGHT_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export const CONTENT_CACHE_DIR = join(CACHE_ROOT, 'polysite', 'content');
 const CONTENT_CACHE_BYTES = 1024 * 1024 * 1024;
+
+/** The last build's bundles (bundle-cache.ts): a build where no code changed does not run esbuild. */
+const BUNDLE_CACHE_DIR = join(CACHE_ROOT, 'polysite', 'bundles');
 
 /** Whether this build may use the caches: not with `--no-cache` or POLYSITE_NO_CACHE set (to anything but 0 or empty). */
 export function cacheWanted(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
@@ -75,17 +81,19 @@ export async function build({
   // esbuild bundles in memory (write: false) while the content is compiled and indexed
   // beside it; nothing in dist/ changes until both are done, so a content error leaves
   // the last good build in place.
-  const bundling = bundle(dist, assetsDir, dev, bundler, takeServer);
+  const bundling = keptOrBundled(dist, assetsDir, dev, bundler, takeServer);
   // A failed bundle is reported where it is awaited, not as an unhandled rejection meanwhile.
   bundling.catch(() => {});
   const content = dev ? null : await checkContent(dirname(dist));
   // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
   const search: Record<string, string> = {};
   let bundled: Awaited<typeof bundling>;
+  // The last build's output, moved aside and removed on the thread pool while this one is written.
+  let removed = Promise.resolve();
   try {
     bundled = await bundling;
     const { files } = bundled;
-    if (!takeServer) rmSync(dist, { recursive: true, force: true });
+    if (!takeServer) removed = setAside(dist);
     else
       for (const entry of existsSync(dist) ? readdirSync(dist) : []) if (entry !== 'server') rmSync(join(dist, entry), { recursive: true });
     mkdirSync(assetsDir, { recursive: true });
@@ -126,7 +134,10 @@ export async function build({
     ]!;
   const preload = mainOutput.imports
     .filter((imported) => imported.kind === 'import-statement')
-    .map((imported) => `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`);
+    // An external import is a URL already: `npm run dev`'s packages, bundled apart (scripts/dev-packages.ts).
+    .map((imported) =>
+      imported.external ? imported.path : `/${relative(join(dist, 'client'), join(ROOT_DIR, imported.path)).split('\\').join('/')}`,
+    );
   const { localesDir, locales, defaultLocale } = loadConfig({ ...process.env, PORT: '0' });
   const images = await buildImages(localesDir, locales, assetsDir, {
     defaultLocale,
@@ -138,7 +149,7 @@ export async function build({
   const manifest: Manifest = { build, js, css: entry('styles', '.css'), criticalCss, icon, preload, search, images, chooser: chooserUrl };
   writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
-  if (dev) return;
+  if (dev) return await removed;
   await precompress(assetsDir);
   reportSizes(
     dist,
@@ -151,11 +162,26 @@ export async function build({
     [js, ...preload].map((path) => join(dist, 'client', path)),
     join(dist, 'client', entry('critical', '.css')),
   );
+  await removed;
   console.log(`build ${build}: dist/manifest.json, dist/server/main.js, dist/server/export.js`);
 }
 
-/** Every bundle (client, chooser, server, export program), made in memory: their files and the metafiles read later. */
-async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bundler, takeServer?: ServerTaker) {
+/**
+ * The bundles: the last build's (bundle-cache.ts) when nothing they are made from changed,
+ * else made (and kept for the next build). `npm run dev` bundles incrementally itself.
+ */
+async function keptOrBundled(dist: string, assetsDir: string, dev: boolean, bundler: Bundler, takeServer?: ServerTaker): Promise<Bundles> {
+  const cache = !dev && !takeServer && bundler === esbuild.build && cacheWanted(process.argv, process.env) ? BUNDLE_CACHE_DIR : null;
+  const kept = cache && restoreBundles(cache, dist);
+  if (kept) return kept;
+  const startedAt = Date.now();
+  const bundles = await bundle(dist, assetsDir, dev, bundler, takeServer);
+  if (cache) keepBundles(cache, dist, bundles, startedAt);
+  return bundles;
+}
+
+/** Every bundle (client, chooser, server, export program), made in memory: their files, the metafiles read later, and what esbuild read. */
+async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bundler, takeServer?: ServerTaker): Promise<Bundles> {
   const client = bundler({
     // site.css: the critical rules, inlined in every page (manifest.criticalCss); deferred.css: the rest, linked.
     entryPoints: { main: 'src/client/main.tsx', critical: 'src/client/site.css', styles: 'src/client/deferred.css' },
@@ -251,6 +277,8 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
     // Dev: maps without the sources' text, which Node does not need to map a stack (the files are
     // on disk): less for esbuild to write at each rebuild, and for the next server to read as it starts.
     sourcesContent: !dev,
+    // What it read, for the bundle cache.
+    metafile: true,
     logLevel: 'warning',
     write: false,
   });
@@ -276,7 +304,31 @@ async function bundle(dist: string, assetsDir: string, dev: boolean, bundler: Bu
   const [built] = await Promise.all([Promise.all([client, chooser, taken ? null : server]), taken]);
   const compressed = (await Promise.all([siblings(client), siblings(chooser)])).flat();
   const files: { path: string; contents: Uint8Array }[] = [...built.flatMap((result) => result?.outputFiles ?? []), ...compressed];
-  return { client: await client, chooser: await chooser, files };
+  const inputs = new Set(built.flatMap((result) => Object.keys(result?.metafile?.inputs ?? {})));
+  return { client: await client, chooser: await chooser, files, inputs: [...inputs] };
+}
+
+/** Where the last build's output is moved aside, beside it (the same file system), while it is removed. */
+const ASIDE_PREFIX = '.polysite-old-dist-';
+
+/**
+ * Moves `dist` aside and removes it on libuv's thread pool (a large site's search indexes
+ * and snapshot are hundreds of MB to unlink); one left aside by a build that was stopped is
+ * removed first. A folder that cannot be moved (a mount point, say) is removed here.
+ */
+function setAside(dist: string): Promise<void> {
+  const parent = dirname(dist);
+  for (const entry of existsSync(parent) ? readdirSync(parent) : [])
+    if (entry.startsWith(ASIDE_PREFIX)) rmSync(join(parent, entry), { recursive: true, force: true });
+  const aside = join(parent, `${ASIDE_PREFIX}${process.pid}`);
+  try {
+    renameSync(dist, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') rmSync(dist, { recursive: true, force: true });
+    return Promise.resolve();
+  }
+  // One it could not remove is removed by the next build.
+  return rm(aside, { recursive: true, force: true }).catch(() => {});
 }
 
 function hashedCopy(source: string, name: string, assetsDir: string): string {
@@ -311,13 +363,13 @@ function reportSizes(dist: string, files: string[], firstLoad: string[], critica
   const rows = files
     .filter((file) => !file.endsWith('.map'))
     .map((file) => {
-      const bytes = readFileSync(file);
-      // The .gz sibling precompress wrote (gzip -9 of the same bytes), where there is one.
-      const gzip = existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : gzipSync(bytes, { level: 9 }).length;
+      const size = statSync(file).size;
+      // The .gz sibling precompress wrote (gzip -9 of the same bytes), where there is one: a file is read only to gzip it.
+      const gzip = existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : gzipSync(readFileSync(file), { level: 9 }).length;
       if (file.endsWith('.js')) total += gzip;
       if (firstLoad.includes(file)) first += gzip;
       if (file === critical) criticalGzip = gzip;
-      return `  ${relative(dist, file).padEnd(44)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KB ${(gzip / 1024).toFixed(1).padStart(7)} KB gzip`;
+      return `  ${relative(dist, file).padEnd(44)} ${(size / 1024).toFixed(1).padStart(7)} KB ${(gzip / 1024).toFixed(1).padStart(7)} KB gzip`;
     });
   console.log(`client files (raw, gzip -9):\n${rows.join('\n')}`);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -346,9 +398,11 @@ async function checkContent(stageIn: string) {
     stageIn,
   });
   // Taken before any page is read: a page edited during the build makes the snapshot stale, never wrong.
-  const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale);
+  // The one walk of the content serves the locale keys too.
+  const files = contentFiles(config.localesDir);
+  const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale, files);
   // The one content check the dev server runs too (src/server/content/load-content.ts).
-  const compiled = await compiler.compile(config.defaultLocale);
+  const compiled = await compiler.compile(config.defaultLocale, files);
   if (cached) {
     const whole = compiled.reusedLocales.length
       ? `; locales taken whole, nothing of theirs changed: ${compiled.reusedLocales.join(', ')}`
@@ -364,10 +418,13 @@ async function checkContent(stageIn: string) {
   return { fingerprint, compiled };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** `npm run build`: run here under tsx, or from the compiled build (compiled-build.mjs). */
+export function main(): void {
   // DIST_DIR, as the server reads it: a build of another content folder beside the default one.
   build({ outDir: process.env.DIST_DIR || undefined }).catch((error: Error) => {
     console.error(`build failed: ${error.message}`);
     process.exit(1);
   });
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -30,15 +30,16 @@ function scopeKeys(site: Site, code: string): [scope: string, key: string][] {
 /**
  * Puts in `memo` each scope's index kept in `file` whose key is the same now: the server
  * then serves it as made (site-search.ts's memo holds it while the locale's pages are
- * these). A missing, unreadable or foreign file seeds nothing.
+ * these). A missing, unreadable or foreign file seeds nothing. Returns the keys the file
+ * holds, for `keepSearchIndexes`.
  */
-export function seedSearchMemo(file: string, code: string, site: Site, memo: SearchMemo): void {
+export function seedSearchMemo(file: string, code: string, site: Site, memo: SearchMemo): ReadonlySet<string> {
   let kept: Map<string, Kept>;
   try {
     const entries = JSON.parse(gunzipSync(readFileSync(file)).toString()) as Kept[];
     kept = new Map(entries.map((entry) => [entry.key, entry]));
   } catch {
-    return;
+    return new Set();
   }
   for (const [scope, key] of scopeKeys(site, code)) {
     const entry = kept.get(key);
@@ -50,19 +51,26 @@ export function seedSearchMemo(file: string, code: string, site: Site, memo: Sea
       file: { locale: scope, url, gzipBytes, json: () => json, compact: async () => (compact ??= compactIndex(parseIndexFile(json))) },
     });
   }
+  return new Set(kept.keys());
 }
 
-/** Writes the indexes `memo` holds for the site (each made or seeded at this load) to `file`, replacing what it held. */
-export function keepSearchIndexes(file: string, code: string, site: Site, memo: SearchMemo): void {
-  const entries: Kept[] = [];
+/**
+ * Writes the indexes `memo` holds for the site (each made or seeded at this load) to `file`,
+ * replacing what it held; not when it holds those already (`held`: its keys, as
+ * `seedSearchMemo` read them), as after a save that changed code only.
+ */
+export function keepSearchIndexes(file: string, code: string, site: Site, memo: SearchMemo, held: ReadonlySet<string>): void {
+  const entries: { key: string; made: NonNullable<ReturnType<SearchMemo['get']>>['file'] }[] = [];
   for (const [scope, key] of scopeKeys(site, code)) {
     const made = memo.get(scope)?.file;
-    if (made) entries.push({ key, url: made.url, gzipBytes: made.gzipBytes, json: made.json() });
+    if (made) entries.push({ key, made });
   }
+  if (entries.length === held.size && entries.every(({ key }) => held.has(key))) return;
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temporary, gzipSync(JSON.stringify(entries), { level: 1 }));
+    const kept: Kept[] = entries.map(({ key, made }) => ({ key, url: made.url, gzipBytes: made.gzipBytes, json: made.json() }));
+    writeFileSync(temporary, gzipSync(JSON.stringify(kept), { level: 1 }));
     renameSync(temporary, file);
   } catch {
     // Not kept: the next server makes the indexes again.

@@ -32,6 +32,8 @@ import { createLogger } from '../src/server/http/log.ts';
 import { loadMessages, type MessageCatalog } from '../src/server/content/messages.ts';
 import { createSiteMemo, loadSite, type SiteMemo } from '../src/server/content/site.ts';
 import { openPageCache, type PageCache } from '../src/server/content/page-cache.ts';
+import type { FrontMatterMemo } from '../src/server/content/front-matter.ts';
+import { openFrontMatterCache } from './front-matter-cache.ts';
 import { type Manifest, readManifest } from '../src/server/site/manifest.ts';
 import type { SearchMemo, SiteSearch } from '../src/server/site/site-search.ts';
 import { type LoadedContent, prepareContent } from '../src/server/site/prepare-site.ts';
@@ -49,7 +51,7 @@ export type FromDevServer =
  * The one door through which the dev server reads the author's files: what it
  * refuses here is shown in the overlay.
  */
-function loadContent(config: Config, memo: SiteMemo, pageCache: PageCache | null): LoadedContent {
+function loadContent(config: Config, memo: SiteMemo, kept: KeptBefore | null): LoadedContent {
   const messages = messagesNow(config);
   try {
     const site = loadSite(config.localesDir, config.locales, config.defaultLocale, messages, {
@@ -57,7 +59,7 @@ function loadContent(config: Config, memo: SiteMemo, pageCache: PageCache | null
       drafts: config.drafts,
       dates: dates(),
       ...(unread && { changed: unread }),
-      ...(pageCache && { pageCache }),
+      ...(kept && { pageCache: kept.pages, frontMatter: kept.frontMatter }),
     });
     unread = new Set();
     return { site, messages, built: false };
@@ -85,18 +87,30 @@ function messagesNow(config: Config): MessageCatalog {
 
 /**
  * What the last server made, for this one's first load (then `memo` and `searchMemo` keep
- * it): the pages it compiled and the search indexes it made (dev-search-cache.ts), when
- * dev.ts names the folder they are kept in and the compiler's code hash (none with
- * `--no-cache`). Both are written again after that load, the pages whether or not it failed.
+ * it): the pages it compiled, the front matter it parsed (the build's cache of it,
+ * front-matter-cache.ts: parsing every page's YAML was most of a first load whose pages all
+ * came from the cache) and the search indexes it made (dev-search-cache.ts), when dev.ts
+ * names the folder they are kept in and the compiler's code hash (none with `--no-cache`).
+ * They are written again after that load, the pages and front matter whether or not it failed.
  */
-type KeptBefore = { code: string; pages: PageCache & { save(): void; readonly reused: number }; searchFile: string };
+type KeptBefore = {
+  code: string;
+  pages: PageCache & { save(): void; readonly reused: number };
+  frontMatter: FrontMatterMemo & { save(): void };
+  searchFile: string;
+};
 
 function keptBefore(config: Config): KeptBefore | null {
   const dir = process.env.POLYSITE_DEV_PAGE_CACHE;
   const code = process.env.POLYSITE_COMPILER_CODE;
   if (!dir || !code) return null;
   const name = createHash('sha256').update(resolve(config.localesDir)).digest('hex').slice(0, 24);
-  return { code, pages: openPageCache(dir, config.localesDir, config.locales, code), searchFile: join(dir, `${name}.search.json.gz`) };
+  return {
+    code,
+    pages: openPageCache(dir, config.localesDir, config.locales, code),
+    frontMatter: openFrontMatterCache(dir, config.localesDir, config.locales, code),
+    searchFile: join(dir, `${name}.search.json.gz`),
+  };
 }
 
 /**
@@ -160,35 +174,42 @@ async function reload(): Promise<void> {
   firstLoad = null;
   let loaded: LoadedContent;
   let reused: { pages: number; of: number } | undefined;
+  let searchHeld: ReadonlySet<string> = new Set();
   try {
     const now = loadConfig();
     if (now.locales.join() !== config.locales.join()) {
       tell({ type: 'restart', reason: `the locales are now ${now.locales.join(', ')}` });
       return;
     }
-    loaded = loadContent(config, memo, kept?.pages ?? null);
+    loaded = loadContent(config, memo, kept);
     if (kept) {
       reused = { pages: kept.pages.reused, of: [...loaded.site.pages.values()].reduce((sum, pages) => sum + pages.size, 0) };
-      seedSearchMemo(kept.searchFile, kept.code, loaded.site, searchMemo);
+      searchHeld = seedSearchMemo(kept.searchFile, kept.code, loaded.site, searchMemo);
     }
     const site = prepareContent(config, await manifest, loaded, { log, searchMemo });
     // A new app: its render caches start empty, so nothing compiled before the edit is served.
     handle = withLaterIndexes(site.search, createSite({ config, site, log, lifecycle, relay: null }).handle);
   } catch (error) {
-    tell({ type: 'problem', message: (error as Error).message }, () => kept?.pages.save());
+    tell({ type: 'problem', message: (error as Error).message }, () => kept && saveKept(kept));
     return;
   }
   // Kept once the answer is on its way: the browser's reload need not wait for it.
   tell({ type: 'ready', ms: Math.round(performance.now() - started), ...(reused && { reused }) }, () => {
     if (!kept) return;
-    kept.pages.save();
+    saveKept(kept);
     try {
-      keepSearchIndexes(kept.searchFile, kept.code, loaded.site, searchMemo);
+      keepSearchIndexes(kept.searchFile, kept.code, loaded.site, searchMemo, searchHeld);
     } catch (error) {
       // Not kept costs the next start time, never this server its site.
       process.stderr.write(`polysite dev: the search indexes were not kept (${(error as Error).message})\n`);
     }
   });
+}
+
+/** Writes the pages and front matter the first load used, for the next server. */
+function saveKept(kept: KeptBefore): void {
+  kept.pages.save();
+  kept.frontMatter.save();
 }
 
 /** A search index's URL (site/hashed-asset.ts): its name, then the hash of its bytes. */

@@ -4,7 +4,8 @@
  * puts a small proxy in front of it on PORT (default 3000) that
  *   - watches src/ and the locales with one watcher kept for the session,
  *   - rebuilds on a change under src/: esbuild makes again the bundles that import a saved
- *     file (incrementally: each bundle's context is kept for the session). A new server
+ *     file (incrementally: each bundle's context is kept for the session; the packages the
+ *     browser's code imports are bundled once, apart, see dev-packages.ts). A new server
  *     bundle starts a server waiting with its packages loaded (dev-spare.mjs) before the
  *     browser's bundle is done, and it takes the pages the last one compiled from the page
  *     cache, unless the content's compiler changed; else the running server reads the new
@@ -26,7 +27,7 @@ import { versionsDirOf } from '../src/server/content/versions.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { type FSWatcher, watch } from 'chokidar';
@@ -36,6 +37,7 @@ import { dataUrl, ROOT_ELEMENT_ID } from '../src/routes/page-data.ts';
 import { loadConfig, ROOT_DIR } from '../src/server/config.ts';
 import { type Bundler, build, CONTENT_CACHE_DIR, cacheWanted } from './build.ts';
 import { COMPILER_GRAPH, compilerCodeHash } from './compiler-code.ts';
+import { bundlePackages, type Packages } from './dev-packages.ts';
 import { pruneHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 import { isImageFile } from '../src/server/content/images.ts';
 import type { FromDevServer, ToDevServer } from './dev-server.ts';
@@ -116,15 +118,48 @@ function bundlerFor(changed: ReadonlySet<string> | null): { bundler: Bundler; ma
   /** The platforms of the bundles made again (`browser`, `node`). */
   const made = new Set<string>();
   const bundler = (async (options: esbuild.BuildOptions) => {
-    const withInputs = { ...options, metafile: true };
+    const browser = (options.platform ?? 'browser') === 'browser';
+    const packages = browser ? await packagesFor(options) : null;
+    const withInputs = { ...(packages?.options ?? options), metafile: true };
     const kept = contexts.get(JSON.stringify(withInputs));
     const last = await kept?.last.catch(() => null);
     const inputs = last && inputsOf(last);
-    if (files && inputs && !files.some((file) => inputs.has(file))) return last;
-    made.add(options.platform ?? 'browser');
-    return incremental(withInputs);
+    let result = last;
+    if (!files || !inputs || files.some((file) => inputs.has(file))) {
+      made.add(options.platform ?? 'browser');
+      result = await incremental(withInputs);
+    }
+    // The packages' files are written with the browser's bundle (the build replaces the folder).
+    return packages ? { ...result!, outputFiles: [...(result!.outputFiles ?? []), ...packages.files] } : result!;
   }) as Bundler;
   return { bundler, made };
+}
+
+/**
+ * The packages the browser's code imports, bundled once (dev-packages.ts), with the options
+ * that import them. Made again when the code imports a package they lack, or when npm
+ * changed node_modules (its lock file there); tried again at the next rebuild when the
+ * project's code did not build (that build reports why, with the packages bundled in).
+ */
+let packages: { made: Promise<Packages | null>; lock: number } | null = null;
+
+async function packagesFor(options: esbuild.BuildOptions): Promise<Packages | null> {
+  const lock = lockTime();
+  const last = packages && (await packages.made);
+  if (!packages || !last || last.missing.size > 0 || packages.lock !== lock) {
+    const made = bundlePackages(options, options.outdir!).catch(() => null);
+    packages = { made, lock };
+  }
+  return packages.made;
+}
+
+/** When npm last changed node_modules (0: not known). */
+function lockTime(): number {
+  try {
+    return statSync(join(ROOT_DIR, 'node_modules', '.package-lock.json')).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 /** A build's input files, by real path (esbuild names them as resolved, a symlinked folder perhaps by its target). */
@@ -365,16 +400,14 @@ async function startChild(built: Promise<unknown> = Promise.resolve()): Promise<
   });
   const first = await nextAnswer();
   if (first?.type === 'ready') startedWith = first.reused;
-  // The next one, a little later: loading its packages need not compete with the tab's reload.
-  setTimeout(() => {
-    if (!stopping) spare ??= startSpare();
-  }, SPARE_DELAY_MS).unref();
+  // The next one at once, so that it has loaded its packages by the next save: while the tab
+  // loads the page again, not while the next save's bundles are made and this one waits for it.
+  if (!stopping) spare ??= startSpare();
   return first ? settle(first) : stderr.trim().replace(/^polysite: /, '') || 'the server stopped';
 }
 
 /** What the server is told by a variable of its own only when the page cache is on. */
 const KEPT_KEYS = ['POLYSITE_DEV_PAGE_CACHE', 'POLYSITE_COMPILER_CODE'];
-const SPARE_DELAY_MS = 500;
 let stopping = false;
 
 /**

@@ -14,24 +14,11 @@
 // A page file is known by its size, times and inode (an atomic save is a new inode); its
 // front matter is read again only when those changed (the heads memo).
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { keyOf } from '../src/server/content/site.ts';
-import { versionsDirOf } from '../src/server/content/versions.ts';
+import { type ContentFile, contentFiles } from '../src/server/content/content-files.ts';
 import { cacheFileName } from '../src/server/content/cache-file.ts';
 import { place, sameStamp, stampOf } from './index-cache.ts';
 
@@ -40,13 +27,15 @@ const FORMAT = 1;
 const HEAD_BYTES = 4096;
 const PAGE_FILE = /^[/\\]([^/\\]+)[/\\]pages[/\\](.+\.md)$/;
 
-type PageFile = { locale: string; key: string; rel: string; stamp: string; date: string; head: string | null; clean: boolean };
+/** A page file, with its line in the key of a locale that reads it whole, and of one that reads only its front matter. */
+type PageFile = { locale: string; key: string; rel: string; whole: string; part: string; clean: boolean };
 /** A page file's stamp, its front matter's digest (null: not read in part) and whether it has no `draft:`. */
 type Head = [stamp: string, head: string | null, clean: boolean];
 
 /**
  * Each locale's key: a hash of everything its compile reads (see above). `dir` holds the
- * heads memo; `dates` are the build's git dates by path under `localesDir`. `published`:
+ * heads memo; `dates` are the build's git dates by path under `localesDir`; `files`, the
+ * walk of the content (content-files.ts), unless the caller made it already. `published`:
  * the page files whose front matter has no `draft:` key (loadSite need not read them again).
  */
 export function localeKeys(
@@ -56,6 +45,7 @@ export function localeKeys(
   defaultLocale: string,
   code: string,
   dates: ReadonlyMap<string, string>,
+  files: readonly ContentFile[] = contentFiles(localesDir),
 ): { keys: Map<string, string>; published: string[] } {
   const memoFile = join(dir, `heads-${cacheFileName(localesDir, '')}.json`);
   const memo = readHeads(memoFile);
@@ -63,30 +53,29 @@ export function localeKeys(
   let changed = false;
   const global = createHash('sha256').update(JSON.stringify([FORMAT, code, resolve(localesDir), process.cwd(), locales, defaultLocale]));
   const pages: PageFile[] = [];
-  const versionsDir = versionsDirOf(localesDir);
-  const roots: [string, string][] = [[localesDir, '']];
-  if (existsSync(versionsDir)) roots.push([versionsDir, 'versions']);
-  for (const [root, label] of roots) {
-    const files = readdirSync(root, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name))
-      .sort();
-    for (const file of files) {
-      const { size, mtimeMs, ctimeMs, ino } = statSync(file);
-      const stamp = `${size}:${mtimeMs}:${ctimeMs}:${ino}`;
-      const rel = `${label}${file.slice(root.length)}`;
-      const date = dates.get(relative(localesDir, file).split(sep).join('/')) ?? '';
-      const page = label === '' ? PAGE_FILE.exec(rel) : null;
-      if (!page) {
-        global.update(`${rel}\0${stamp}\0${date}\n`);
-        continue;
-      }
-      const kept = memo.get(rel);
-      const head: Head = kept && kept[0] === stamp ? kept : [stamp, ...readHead(file)];
-      if (head !== kept) changed = true;
-      heads.set(rel, head);
-      pages.push({ locale: page[1]!, key: keyOf(page[2]!), rel, stamp, date, head: head[1], clean: head[2] });
+  for (const { name, path, stat } of files) {
+    const stamp = `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
+    // A content file's path under the folder is its name without the leading separator (path.relative resolved both paths per file).
+    const under = name.startsWith(sep) ? name.slice(1) : relative(localesDir, path);
+    const date = dates.get(sep === '/' ? under : under.split(sep).join('/')) ?? '';
+    const page = PAGE_FILE.exec(name);
+    if (!page) {
+      global.update(`${name}\0${stamp}\0${date}\n`);
+      continue;
     }
+    const kept = memo.get(name);
+    const head: Head = kept && kept[0] === stamp ? kept : [stamp, ...readHead(path)];
+    if (head !== kept) changed = true;
+    heads.set(name, head);
+    const whole = `F${name}\0${stamp}\0${date}\n`;
+    pages.push({
+      locale: page[1]!,
+      key: keyOf(page[2]!),
+      rel: name,
+      whole,
+      part: head[1] === null ? whole : `S${name}\0${head[1]}\n`,
+      clean: head[2],
+    });
   }
   if (changed || heads.size !== memo.size) writeHeads(dir, memoFile, heads);
   const site = global.digest('base64url');
@@ -94,12 +83,16 @@ export function localeKeys(
   for (const locale of locales) {
     // The default locale's pages it has a published translation of are read only for their front matter.
     const translated = new Set(pages.filter((page) => page.locale === locale && page.clean).map((page) => page.key));
-    const hash = createHash('sha256').update(`${site}\0${locale}\n`);
-    for (const page of pages) {
-      const whole = page.locale === locale || (page.locale === defaultLocale && !translated.has(page.key)) || page.head === null;
-      hash.update(whole ? `F${page.rel}\0${page.stamp}\0${page.date}\n` : `S${page.rel}\0${page.head}\n`);
-    }
-    keys.set(locale, hash.digest('base64url'));
+    const lines = pages.map((page) =>
+      page.locale === locale || (page.locale === defaultLocale && !translated.has(page.key)) ? page.whole : page.part,
+    );
+    // One update of the joined lines: an update per page cost more than hashing their bytes.
+    keys.set(
+      locale,
+      createHash('sha256')
+        .update(`${site}\0${locale}\n${lines.join('')}`)
+        .digest('base64url'),
+    );
   }
   const published = pages.filter((page) => page.clean).map((page) => join(localesDir, page.rel));
   return { keys, published };

@@ -1,5 +1,6 @@
-// A worker thread running a TypeScript module of the build. The build runs under
-// tsx, whose loader a worker does not inherit: the worker registers it first.
+// A worker thread running a TypeScript module of the build: its compiled entry when the
+// build runs compiled (compiled-build.mjs); else under tsx, whose loader a worker does not
+// inherit: the worker registers it first.
 import { Worker } from 'node:worker_threads';
 
 /** A worker given one job, some time after it was started. */
@@ -37,7 +38,13 @@ export function startWorker(moduleUrl: string): JobWorker {
   };
 }
 
+/**
+ * The worker: `npm run build`'s compiled entry for the module where its launcher named one
+ * (POLYSITE_BUILD_WORKERS: compiled-build.mjs), else the TypeScript module under tsx.
+ */
 function tsWorker(moduleUrl: string): Worker {
+  const compiled = compiledWorkers()[moduleUrl];
+  if (compiled) return new Worker(new URL(compiled));
   const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl)}); });`;
   return new Worker(boot, { eval: true });
 }
@@ -60,4 +67,12 @@ function ask<T>(worker: Worker, job: unknown): Promise<T> {
     worker.once('exit', exited);
     worker.postMessage(job);
   });
+}
+
+function compiledWorkers(): Record<string, string> {
+  try {
+    return JSON.parse(process.env.POLYSITE_BUILD_WORKERS ?? '{}') as Record<string, string>;
+  } catch {
+    return {};
+  }
 }

@@ -4,7 +4,8 @@
 // copy of the project: a Markdown page and messages.json of the default site, a screen
 // under src/ (rebuild and restart), a change to the server's code alone and to the browser's
 // code alone, and a Markdown page of a generated site of
-// BENCH_DEV_PAGES pages (10,000 by default; 0 leaves it out).
+// BENCH_DEV_PAGES pages (10,000 by default; 0 leaves it out). Each line also gives the CPU time
+// `npm run dev` spent per save (Linux): a figure other work on the host changes less than the time.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -64,6 +65,7 @@ function saveAtomically(file: string, text: string): void {
 
 /** Milliseconds from each save to an element matching `selector` with `text(n)` (any text when null) in the open tab. */
 async function timeSaves(
+  dev: Dev,
   page: Page,
   saves: number,
   save: (n: number) => void,
@@ -71,6 +73,7 @@ async function timeSaves(
   selector: (n: number) => string,
 ) {
   const times: number[] = [];
+  const cpuBefore = groupCpuSeconds(dev.child.pid!);
   for (let n = 1; n <= saves; n++) {
     const started = performance.now();
     save(n);
@@ -84,14 +87,47 @@ async function timeSaves(
     // Let the tab settle (hydration) before the next save.
     await page.waitForSelector('html[data-hydrated]');
   }
-  return times;
+  const cpuAfter = groupCpuSeconds(dev.child.pid!);
+  return { times, cpu: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / saves };
 }
 
-function report(name: string, times: number[]): void {
+function report(name: string, { times, cpu }: { times: number[]; cpu: number | null }): void {
   const sorted = [...times].sort((a, b) => a - b);
+  const cpuNote = cpu === null ? '' : `, npm run dev's CPU ${cpu.toFixed(2)} s a save`;
   console.log(
-    `  ${name.padEnd(44)} median ${Math.round(median(times))} ms, min ${Math.round(sorted[0]!)}, max ${Math.round(sorted.at(-1)!)} (${times.length} saves)`,
+    `  ${name.padEnd(44)} median ${Math.round(median(times))} ms, min ${Math.round(sorted[0]!)}, max ${Math.round(sorted.at(-1)!)} (${times.length} saves)${cpuNote}`,
   );
+}
+
+const CLOCK_TICKS = 100; // USER_HZ, the unit of the times in /proc/<pid>/stat
+
+/**
+ * The CPU seconds the process group `pgid` has used: each live process's own and that of its
+ * children it has waited for (the servers a rebuild replaced). Null without /proc (not Linux).
+ */
+function groupCpuSeconds(pgid: number): number | null {
+  let ticks = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split at the last ")".
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) !== pgid) continue;
+    // utime, stime, cutime, cstime
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks / CLOCK_TICKS;
 }
 
 async function open(browser: Browser, url: string): Promise<Page> {
@@ -117,6 +153,7 @@ export async function devPass(): Promise<void> {
       report(
         'Markdown page (default site)',
         await timeSaves(
+          dev,
           page,
           SAVES,
           (n) => saveAtomically(about, original.replace(/^title: .*$/m, `title: "About ${n}"`)),
@@ -132,6 +169,7 @@ export async function devPass(): Promise<void> {
       report(
         'messages.json (default site)',
         await timeSaves(
+          dev,
           page,
           SAVES,
           (n) => saveAtomically(messages, catalog.replace(/"nav.blog": "[^"]*"/, `"nav.blog": "Blog ${n}"`)),
@@ -146,6 +184,7 @@ export async function devPass(): Promise<void> {
         report(
           label,
           await timeSaves(
+            dev,
             page,
             Math.min(SAVES, 5),
             (n) => saveAtomically(path, code.replace(from, to(n))),
@@ -196,6 +235,7 @@ export async function devPass(): Promise<void> {
         report(
           `Markdown page (${LARGE_PAGES.toLocaleString('en')}-page site)`,
           await timeSaves(
+            large,
             page,
             SAVES,
             (n) => saveAtomically(file, original.replace(/^title: .*$/m, `title: "Seite ${n}"`)),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
 import { get } from '../helpers/http.ts';
+import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { type DevProject, RELOAD_WAIT_MS, startDevProject } from './dev-project.ts';
 
 /**
@@ -306,4 +307,91 @@ test('a server that fails as it starts shows its error in the overlay, and the f
     dev.saveAtomically(file, original);
   }
   await dev.eventually('/en/about', (body, status) => status === 200 && body.includes('</h1>'));
+});
+
+/** The site's entry script (`/assets/main-<hash>.js`) a page of `path` loads. */
+async function entryScript(path: string): Promise<string> {
+  const { body } = await get(dev.url, path);
+  const src = /<script type="module" src="(\/assets\/main-[^"]+\.js)"/.exec(body)?.[1];
+  assert.ok(src, 'the page loads the entry script');
+  return src;
+}
+
+/** The packages' registry file (scripts/dev-packages.ts) a script of the browser's bundle imports first. */
+function registryOf(script: string): string {
+  const url = /^import "(\/assets\/vendor-_registry-[^"]+\.js)";$/m.exec(script)?.[1];
+  assert.ok(url, 'the script imports the packages first');
+  return url;
+}
+
+/**
+ * Where DevTools shows the code at the first place `needle` is in the script at `url`: the
+ * file and line its linked source map gives, and that file's text as the map carries it.
+ */
+async function mapped(url: string, needle: string): Promise<{ source: string; line: number; text: string }> {
+  const script = (await get(dev.url, url)).body;
+  const mapUrl = /^\/\/# sourceMappingURL=(\S+)$/m.exec(script)?.[1];
+  assert.ok(mapUrl, `${url} links its source map`);
+  const map = await get(dev.url, new URL(mapUrl, new URL(url, dev.url)).pathname);
+  assert.equal(map.status, 200);
+  const offset = script.indexOf(needle);
+  assert.ok(offset >= 0, `${needle} in ${url}`);
+  const before = script.slice(0, offset).split('\n');
+  const traced = new TraceMap(map.body);
+  const { source, line } = originalPositionFor(traced, { line: before.length, column: before.at(-1)!.length });
+  assert.ok(source && line, `${needle} in ${url} maps to a file`);
+  const index = traced.resolvedSources.indexOf(source);
+  return { source, line, text: traced.sourcesContent?.[index] ?? '' };
+}
+
+test("DevTools maps the browser's code to its line under src/, and a package's code to its file under node_modules", async () => {
+  const main = await entryScript('/en/about');
+  const own = await mapped(main, 'dataset.hydrated = ""');
+  assert.match(own.source, /\/src\/client\/main\.tsx$/);
+  const lines = dev.read('src/client/main.tsx').split('\n');
+  assert.match(lines[own.line - 1]!, /dataset\.hydrated = ''/);
+  assert.equal(own.text, lines.join('\n'), 'the map carries the file as it is');
+  const react = await mapped(registryOf((await get(dev.url, main)).body), 'exports.useState = function');
+  assert.match(react.source, /\/node_modules\/react\/cjs\/react\.development\.js$/);
+  assert.match(react.text.split('\n')[react.line - 1]!, /useState/);
+});
+
+test("a save of the browser's code bundles the project's code again, not its packages: their files stay as the tab has them", async () => {
+  const file = 'src/client/main.tsx';
+  const original = dev.read(file);
+  const before = await entryScript('/en/about');
+  const packages = registryOf((await get(dev.url, before)).body);
+  const page = await open('/en/about');
+  dev.saveAtomically(file, original.replace("dataset.hydrated = ''", "dataset.hydrated = 'edited'"));
+  try {
+    // The new code runs with the packages it imports (React hydrated the page).
+    await page.waitForSelector('html[data-hydrated="edited"]', WAIT);
+    const after = await entryScript('/en/about');
+    assert.notEqual(after, before);
+    assert.equal(registryOf((await get(dev.url, after)).body), packages);
+  } finally {
+    dev.saveAtomically(file, original);
+  }
+  await page.waitForSelector('html[data-hydrated=""]', WAIT);
+  await page.context().close();
+});
+
+test("a package the browser's code starts to import during the session works at once, and after the next save", async () => {
+  const file = 'src/client/main.tsx';
+  const original = dev.read(file);
+  // A package the site's browser code does not import (the server's search uses it).
+  const withPackage = (mark: string) =>
+    `import MiniSearch from 'minisearch';\n${original.replace("dataset.hydrated = ''", `dataset.hydrated = \`${mark}-\${typeof MiniSearch}\``)}`;
+  const page = await open('/en/about');
+  try {
+    dev.saveAtomically(file, withPackage('first'));
+    await page.waitForSelector('html[data-hydrated="first-function"]', WAIT);
+    dev.saveAtomically(file, withPackage('second'));
+    await page.waitForSelector('html[data-hydrated="second-function"]', WAIT);
+    assert.match((await get(dev.url, await entryScript('/en/about'))).body, /from "\/assets\/vendor-minisearch-[^"]+\.js"/);
+  } finally {
+    dev.saveAtomically(file, original);
+  }
+  await page.waitForSelector('html[data-hydrated=""]', WAIT);
+  await page.context().close();
 });

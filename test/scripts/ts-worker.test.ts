@@ -37,3 +37,17 @@ test('a worker that exits while it boots makes its job reject, naming the exit c
   await assert.rejects(worker.ask({}), /exited with code 3 before it was given its job/);
   await worker.terminate();
 });
+
+test('a module the compiled build names runs as its compiled entry, without a TypeScript loader', async () => {
+  // The TypeScript module does not exist: had the worker booted tsx to import it, its job would reject.
+  const source = new URL('./fixtures/not-compiled-here.ts', import.meta.url).href;
+  const compiled = new URL('./fixtures/compiled-worker.mjs', import.meta.url).href;
+  process.env.POLYSITE_BUILD_WORKERS = JSON.stringify({ [source]: compiled });
+  try {
+    const worker = startWorker(source);
+    assert.deepEqual(await worker.ask({}), { ran: 'compiled', loaders: process.execArgv });
+    await worker.terminate();
+  } finally {
+    delete process.env.POLYSITE_BUILD_WORKERS;
+  }
+});

@@ -19,11 +19,11 @@ export function Docs({ data, path, lang }: { data: Extract<ScreenData, { kind: '
       {/* Keyed by page: a menu opened to pick a page is closed on the page picked. */}
       <details className="docs-menu" key={path}>
         <summary>{t('docs.menu')}</summary>
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: written by the server, every title and path escaped (src/server/pages/docs-tree.ts). */}
         <nav
           className="docs-sidebar"
           aria-label={t('docs.sidebar')}
           {...{ [READ_BACK.docsSidebar]: '' }}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: written by the server, every title and path escaped (src/server/pages/docs-tree.ts).
           dangerouslySetInnerHTML={{ __html: data.sidebar }}
         />
       </details>

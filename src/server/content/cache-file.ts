@@ -51,7 +51,7 @@ export function readPackLines(file: string, header: (line: string) => boolean): 
   const entries = new Map<string, Buffer>();
   let bytes: Buffer;
   try {
-    bytes = gunzipSync(readFileSync(file));
+    bytes = gunzipWhole(readFileSync(file));
   } catch {
     return entries;
   }
@@ -65,4 +65,18 @@ export function readPackLines(file: string, header: (line: string) => boolean): 
     if (tab !== -1) entries.set(line.subarray(0, tab).toString(), line.subarray(tab + 1));
   }
   return entries;
+}
+
+/** No output chunk smaller than zlib's default; none larger than this (the trailer's size is the pack's, modulo 4 GiB). */
+const MIN_CHUNK = 16 * 1024;
+const MAX_CHUNK = 1024 * 1024 * 1024;
+
+/**
+ * `gunzipSync`, its output made in one buffer of the size gzip's trailer gives: in zlib's
+ * default 16 KiB chunks, a large pack was thousands of buffers copied again into one, which
+ * cost about as much as the inflating. A trailer that lies costs only more chunks.
+ */
+function gunzipWhole(gzipped: Buffer): Buffer {
+  const size = gzipped.length >= 4 ? gzipped.readUInt32LE(gzipped.length - 4) : 0;
+  return gunzipSync(gzipped, { chunkSize: Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, size + 1)) });
 }

@@ -1,0 +1,2 @@
+export function compiledBuildDir(cacheRoot: string): string;
+export function compiledBuild(cacheRoot: string): Promise<{ script: string; workers: Record<string, string> }>;
