@@ -203,6 +203,15 @@ function spell(value: number, digits: readonly string[]): string {
  * otherwise undefined, and every number is the library's.
  */
 export function localeDigits(locale: string): string[] | undefined {
+  // Checked once per locale: start-up asks for each locale's twice (its IntlShape and its page store's bundle),
+  // a thousand numbers formatted each time. At most one entry per locale of the site.
+  if (!checkedDigits.has(locale)) checkedDigits.set(locale, checkDigits(locale));
+  return checkedDigits.get(locale);
+}
+
+const checkedDigits = new Map<string, string[] | undefined>();
+
+function checkDigits(locale: string): string[] | undefined {
   let format: Intl.NumberFormat;
   try {
     format = new Intl.NumberFormat(locale);

@@ -2,9 +2,10 @@ import { ROUTES, type RouteId } from './table.ts';
 
 /**
  * Compiled once at import: static patterns go into a Map (one lookup), the rest
- * are checked in table order with a segment compare, no RegExp.
+ * are checked in table order against their literal segments as one prefix (each
+ * followed by `/`), no RegExp and no split: start-up matches every page's key.
  */
-type Dynamic = { id: RouteId; literal: readonly string[]; tail: 'one' | 'rest' };
+type Dynamic = { id: RouteId; prefix: string; tail: 'one' | 'rest' };
 
 const staticRoutes = new Map<string, RouteId>();
 const dynamicRoutes: Dynamic[] = [];
@@ -13,7 +14,14 @@ for (const { id, pattern } of ROUTES) {
   const parts = pattern === '' ? [] : pattern.split('/');
   const last = parts.at(-1);
   if (last === '*' || last?.startsWith(':')) {
-    dynamicRoutes.push({ id, literal: parts.slice(0, -1), tail: last === '*' ? 'rest' : 'one' });
+    dynamicRoutes.push({
+      id,
+      prefix: parts
+        .slice(0, -1)
+        .map((part) => `${part}/`)
+        .join(''),
+      tail: last === '*' ? 'rest' : 'one',
+    });
   } else if (!staticRoutes.has(pattern)) {
     staticRoutes.set(pattern, id);
   }
@@ -23,12 +31,11 @@ for (const { id, pattern } of ROUTES) {
 export function matchRoute(slug: string): RouteId | null {
   const exact = staticRoutes.get(slug);
   if (exact) return exact;
-  const segments = slug === '' ? [] : slug.split('/');
-  for (const route of dynamicRoutes) {
-    const { literal, tail } = route;
-    const remaining = segments.length - literal.length;
-    if (remaining < 1 || (tail === 'one' && remaining !== 1)) continue;
-    if (literal.every((part, i) => segments[i] === part)) return route.id;
+  for (const { id, prefix, tail } of dynamicRoutes) {
+    // One segment or more after the literal ones ('' is no segment at all); `one`: exactly one.
+    if (slug === '' || !slug.startsWith(prefix)) continue;
+    if (tail === 'one' && slug.indexOf('/', prefix.length) !== -1) continue;
+    return id;
   }
   return null;
 }

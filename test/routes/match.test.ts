@@ -12,6 +12,12 @@ const cases: [slug: string, route: string | null][] = [
   ['blog/2026/too-deep', 'article'],
   ['about', 'article'],
   ['docsy', 'article'],
+  // Segments, not characters: a prefix is a whole segment, and an empty segment is one.
+  ['docs/', 'docs'],
+  ['blog/', 'blog-post'],
+  ['blog//x', 'article'],
+  ['blogs/x', 'article'],
+  ['/', 'article'],
 ];
 
 for (const [slug, route] of cases) {

@@ -3,8 +3,8 @@
 // (snapshot.ts) and the build's locale keys (scripts/locale-cache.ts) both read every file's
 // name and status: on a large site the walk and its status calls were a good part of a
 // rebuild, so the build walks once and hands the list to both.
-import { existsSync, readdirSync, type Stats, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { type Dirent, existsSync, readdirSync, type Stats, statSync } from 'node:fs';
+import { sep } from 'node:path';
 import { versionsDirOf } from './versions.ts';
 
 /**
@@ -13,20 +13,36 @@ import { versionsDirOf } from './versions.ts';
  */
 export type ContentFile = { name: string; path: string; stat: Stats };
 
-/** The content folder's files, then the versions folder's, each folder's in the order of their paths. */
+/** The content folder's files, then the versions folder's (walkContentFiles's order). */
 export function contentFiles(localesDir: string): ContentFile[] {
-  const versionsDir = versionsDirOf(localesDir);
-  const roots: [dir: string, label: string][] = [[localesDir, '']];
-  if (existsSync(versionsDir)) roots.push([versionsDir, 'versions']);
   const found: ContentFile[] = [];
-  for (const [dir, label] of roots) {
-    const paths = readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name))
-      .sort();
-    // Each name as its folder's label and the part after the folder: path.relative per file
-    // resolved both paths each time, most of the walk's cost on a versioned site.
-    for (const path of paths) found.push({ name: `${label}${path.slice(dir.length)}`, path, stat: statSync(path) });
-  }
+  walkContentFiles(localesDir, (name, path, stat) => found.push({ name, path, stat }));
   return found;
+}
+
+/**
+ * Each file of the content folder, then of the versions folder, to `each` as it is found: a
+ * folder at a time, depth first, a folder's files (by name) before its folders (by name).
+ * Server start-up hashes them as they come (snapshot.ts#contentFingerprint) and keeps none:
+ * a versioned site has tens of thousands. A recursive listing of the whole tree, each name
+ * joined to its folder and the lot sorted, cost more than the status calls themselves.
+ */
+export function walkContentFiles(localesDir: string, each: (name: string, path: string, stat: Stats) => void): void {
+  walkFolder(localesDir, '', each);
+  const versionsDir = versionsDirOf(localesDir);
+  if (existsSync(versionsDir)) walkFolder(versionsDir, 'versions', each);
+}
+
+function walkFolder(dir: string, label: string, each: (name: string, path: string, stat: Stats) => void): void {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort(byName);
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const path = `${dir}${sep}${entry.name}`;
+    each(`${label}${sep}${entry.name}`, path, statSync(path));
+  }
+  for (const entry of entries) if (entry.isDirectory()) walkFolder(`${dir}${sep}${entry.name}`, `${label}${sep}${entry.name}`, each);
+}
+
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }

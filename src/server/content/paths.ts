@@ -176,18 +176,43 @@ export function sitePaths(pages: ReadonlyMap<string, ReadonlyMap<string, { local
 
 /** `localPaths`: per locale, every served key -> its decoded local path (what SourcePage.localPath holds). */
 export function sitePathsOf(localPaths: ReadonlyMap<string, ReadonlyMap<string, string>>, defaultLocale: string): SitePaths {
-  const encoded = new Map<string, Map<string, string>>();
-  const byPath = new Map<string, Map<string, string>>();
+  const paths = sitePathsBuilder([...localPaths.keys()], defaultLocale);
   for (const [locale, served] of localPaths) {
-    const paths = new Map<string, string>();
-    const keys = new Map<string, string>();
-    for (const [key, localPath] of served) {
-      paths.set(key, pagePath(locale, localPath));
-      keys.set(localPath, key);
-    }
-    encoded.set(locale, paths);
-    byPath.set(locale, keys);
+    const add = paths.adder(locale);
+    for (const [key, localPath] of served) add(key, localPath);
   }
+  return paths.done();
+}
+
+/**
+ * SitePaths made a page at a time: the built snapshot's reader adds each page as it reads
+ * its line, without a map of every locale's paths made first and dropped.
+ */
+export function sitePathsBuilder(
+  locales: readonly string[],
+  defaultLocale: string,
+): { adder(locale: string): (key: PageKey, localPath: string) => void; done(): SitePaths } {
+  const encoded = new Map(locales.map((locale) => [locale, new Map<string, string>()]));
+  const byPath = new Map(locales.map((locale) => [locale, new Map<string, string>()]));
+  return {
+    adder(locale) {
+      const paths = encoded.get(locale)!;
+      const keys = byPath.get(locale)!;
+      return (key, localPath) => {
+        // Most paths need no encoding: made at once, not split, encoded and joined (a versioned site has tens of thousands).
+        paths.set(key, localPath !== '' && PLAIN_PATH.test(localPath) ? `/${locale}/${localPath}` : pagePath(locale, localPath));
+        keys.set(localPath, key);
+      };
+    },
+    done: () => sitePathsFrom(encoded, byPath, defaultLocale),
+  };
+}
+
+function sitePathsFrom(
+  encoded: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  byPath: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  defaultLocale: string,
+): SitePaths {
   const defaultByPath = byPath.get(defaultLocale)!;
   return {
     defaultLocale,
@@ -213,6 +238,9 @@ export function sitePathsOf(localPaths: ReadonlyMap<string, ReadonlyMap<string, 
     return other !== undefined && served.has(other) ? { key: other, canonical: false } : undefined;
   }
 }
+
+/** What encodeURIComponent leaves as it is, and `/`: a path of these alone is its own encoding (pagePath). */
+const PLAIN_PATH = /^[A-Za-z0-9\-_.!~*'()/]*$/;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range is the point.
 const ASCII = /^[\u0000-\u007f]*$/;

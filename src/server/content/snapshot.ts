@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { DocsVersion } from './versions.ts';
-import { type ContentFile, contentFiles } from './content-files.ts';
-import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { type ContentFile, walkContentFiles } from './content-files.ts';
+import { closeSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledMessages } from '../../i18n/intl.ts';
-import { sitePathsOf } from './paths.ts';
+import { sitePathsBuilder } from './paths.ts';
 import type { Site, SourcePage } from './site.ts';
 import { utf8Bytes } from './utf8-text.ts';
 
@@ -17,10 +17,11 @@ import { utf8Bytes } from './utf8-text.ts';
 // text in the heap. content.json is JSON lines, a header and then one line per
 // page: parsed line by line, a large site never makes one string of the whole
 // file (at 10,000 pages, 8 MB of UTF-8 is a 16 MB two-byte string, which would sit
-// in the heap as garbage until a full collection). Start-up parses only the head of
-// each line (the page's key and path: Entry); the page itself is parsed on its first
-// use (SnapshotPages), so the docs versions nobody reads cost no heap and no start-up
-// time beyond their paths. The snapshot is used only while
+// in the heap as garbage until a full collection). After the header, one line per
+// locale indexes its pages (each one's key, path and line length: Index); start-up
+// reads the header and these lines only. A page's own line is read and parsed on its
+// first use (SnapshotPages), so the docs versions nobody reads cost no heap and no
+// start-up time beyond their paths. The snapshot is used only while
 // the content folder is exactly what was built (names, sizes, modification times,
 // locales); otherwise the server compiles from source, so an edited page is never
 // served stale.
@@ -30,9 +31,10 @@ export const BODIES_FILE = 'content.html';
 /**
  * Changed with the layout of either file: 2 has per-locale starts and each page's headings
  * after its HTML; 3 each page's last change; 4 its Markdown twin after its headings; 7 `at`
- * beside the page in its line; 8 a line is its `Entry`, a tab, and the page (parsed on first use).
+ * beside the page in its line; 8 a line is its `Entry`, a tab, and the page (parsed on first use);
+ * 9 a line per locale indexes its pages' lines before them.
  */
-const FORMAT = 8;
+const FORMAT = 9;
 
 /** A page without its HTML, headings, Markdown twin and section text, and without what its line's `Entry` holds. */
 type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections' | 'key' | 'localPath'>;
@@ -44,15 +46,25 @@ type StoredPage = Omit<SourcePage, 'html' | 'headings' | 'markdown' | 'sections'
 type At = [number, number, number, number];
 
 /**
- * What start-up reads of each page: its locale, key and path there (the site's paths are
- * made of them), where its parts are, and whether it names a share image of its own (1),
- * which start-up checks. The rest of the page follows on its line, after a tab (JSON never
- * holds a raw tab), and is parsed when the page is first used: a large site, and each of
- * its docs versions, costs start-up a short array per page, not the page.
+ * The head of a page's line: its locale, key and path there, where its parts are, and
+ * whether it names a share image of its own (1). The rest of the page follows on its
+ * line, after a tab (JSON never holds a raw tab), and the line is read and parsed when
+ * the page is first used.
  */
 type Entry = [locale: string, key: string, localPath: string, at: At, image?: 1];
 
-/** The first line: everything but the pages, which follow, one `Entry` TAB `StoredPage` per line. */
+/**
+ * What start-up reads of one locale's pages, one line: the locale, then for each page in
+ * the order of their lines its key, its path (0 when it is the key), 1 when it names a share
+ * image of its own (which start-up checks) else 0, and the byte length of its line. One
+ * flat array: a large site, and each of its docs versions, costs start-up a key and a path
+ * per page, not an object.
+ */
+type Index = [locale: string, ...(string | number)[]];
+/** The items of a page in an Index. */
+const INDEX_ITEMS = 4;
+
+/** The first line: everything but the pages; then an Index line per part, then one `Entry` TAB `StoredPage` line per page. */
 type Header = {
   /** The layout of both files (FORMAT). */
   format: number;
@@ -69,18 +81,30 @@ type Header = {
 /**
  * A hash of the content folder's file names, sizes and modification times (and the
  * locales): a snapshot is used only while it is the same as at build time. `files`: the
- * walk of the content (content-files.ts), unless the caller made it already.
+ * walk of the content (content-files.ts), when the caller made it already; otherwise each
+ * file is hashed as the walk finds it, and none is kept (server start-up).
  */
 export function contentFingerprint(
   localesDir: string,
   locales: readonly string[],
   defaultLocale: string,
-  files: readonly ContentFile[] = contentFiles(localesDir),
+  files?: readonly ContentFile[],
 ): string {
   const hash = createHash('sha256').update(JSON.stringify([locales, defaultLocale]));
+  // The lines in batches: one update per file was a tenth of the fingerprint's cost. The
+  // same bytes either way, so the same hash as the build's.
+  let lines = '';
+  const add = (name: string, stat: { size: number; mtimeMs: number }) => {
+    lines += `${name}\0${stat.size}\0${stat.mtimeMs}\n`;
+    if (lines.length > 64 * 1024) {
+      hash.update(lines);
+      lines = '';
+    }
+  };
   // The docs' versions beside the content folder are content too (versions.ts).
-  for (const { name, stat } of files) hash.update(`${name}\0${stat.size}\0${stat.mtimeMs}\n`);
-  return hash.digest('base64url');
+  if (files) for (const { name, stat } of files) add(name, stat);
+  else walkContentFiles(localesDir, (name, _path, stat) => add(name, stat));
+  return hash.update(lines).digest('base64url');
 }
 
 /**
@@ -174,9 +198,21 @@ export function writeSnapshot(
   );
   writeAside(join(dir, SNAPSHOT_FILE), [
     JSON.stringify(header),
+    ...parts.map((part) => `\n${JSON.stringify(indexOf(part))}`),
     ...parts.filter((part) => part.lines).map((part) => `\n${part.lines}`),
     '\n',
   ]);
+}
+
+/** A part's Index, from the head of each of its lines. */
+function indexOf({ locale, lines }: SnapshotPart): Index {
+  const index: Index = [locale];
+  if (!lines) return index;
+  for (const line of lines.split('\n')) {
+    const [, key, localPath, , image] = JSON.parse(line.slice(0, line.indexOf('\t'))) as Entry;
+    index.push(key, localPath === key ? 0 : localPath, image ?? 0, Buffer.byteLength(line));
+  }
+  return index;
 }
 
 function writeAside(file: string, chunks: (string | Uint8Array | StagedBodies)[]): void {
@@ -216,19 +252,25 @@ export function readSnapshot(
   dir: string,
   fingerprint: string,
 ): { site: Site; messages: Map<string, CompiledMessages>; withImages: [locale: string, page: SourcePage][] } | null {
-  let file: Buffer;
   let header: Header;
+  let indexes: Index[];
+  let firstLine: number;
   let fd: number;
   let linesFd: number;
   try {
-    file = readFileSync(join(dir, SNAPSHOT_FILE));
-    header = JSON.parse(lineAt(file, 0).text);
-    // Other content, or an older build's layout: compile instead of misreading it.
-    if (header.fingerprint !== fingerprint || header.format !== FORMAT) return null;
     // Open once and kept open for the life of the process: a page's HTML is one positioned read,
-    // and so is the rest of a page's line, on its first use.
-    fd = openSync(join(dir, BODIES_FILE), 'r');
+    // and so is a page's line, on its first use.
     linesFd = openSync(join(dir, SNAPSHOT_FILE), 'r');
+    const head = new LineReader(linesFd);
+    header = JSON.parse(head.line());
+    // Other content, or an older build's layout: compile instead of misreading it.
+    if (header.fingerprint !== fingerprint || header.format !== FORMAT) {
+      closeSync(linesFd);
+      return null;
+    }
+    indexes = header.starts.map(() => JSON.parse(head.line()) as Index);
+    firstLine = head.position;
+    fd = openSync(join(dir, BODIES_FILE), 'r');
   } catch {
     return null;
   }
@@ -247,12 +289,19 @@ export function readSnapshot(
   };
   const read = (offset: number, length: number) => readFrom(fd, offset, length, BODIES_FILE);
   const starts = new Map(header.starts);
-  /** A page from the rest of its line (`offset`, `length` in content.json) and its entry. */
-  const pageOf = (offset: number, length: number, [locale, key, localPath, at]: Entry): SourcePage => {
+  // Where each page's line starts in content.json and how long it is, by its number: small
+  // integers in two arrays, not an object per page.
+  const lineStarts: number[] = [];
+  const lineLengths: number[] = [];
+  /** A page from its whole line: its entry, a tab, and the page. */
+  const pageOf = (number: number): SourcePage => {
+    const line = readFrom(linesFd, lineStarts[number]!, lineLengths[number]!, SNAPSHOT_FILE);
+    const tab = line.indexOf('\t');
+    const [locale, key, localPath, at] = JSON.parse(line.slice(0, tab)) as Entry;
     const [start0, htmlBytes, headingsBytes, markdownBytes] = at;
     const start = starts.get(locale)! + start0;
     // The parsed object becomes the page: a copy of each was start-up's garbage on a large versioned site.
-    const page = JSON.parse(readFrom(linesFd, offset, length, SNAPSHOT_FILE)) as SourcePage;
+    const page = JSON.parse(line.slice(tab + 1)) as SourcePage;
     page.key = key;
     page.localPath = localPath;
     page.sections = [];
@@ -262,16 +311,25 @@ export function readSnapshot(
     return page;
   };
   const pages = new Map(header.locales.map((locale) => [locale, new SnapshotPages(pageOf)]));
-  const localPaths = new Map(header.locales.map((locale) => [locale, new Map<string, string>()]));
+  const paths = sitePathsBuilder(header.locales, header.defaultLocale);
   const withImages: [string, SourcePage][] = [];
-  for (let next = lineAt(file, 0).next; next < file.length; ) {
-    const line = lineAtTab(file, next);
-    next = line.next;
-    const entry = JSON.parse(line.text) as Entry;
-    const [locale, key, localPath] = entry;
-    pages.get(locale)!.add(key, line.restStart, line.restEnd - line.restStart, entry);
-    localPaths.get(locale)!.set(key, localPath);
-    if (entry[4] === 1) withImages.push([locale, pages.get(locale)!.get(key)!]);
+  let next = firstLine;
+  for (const index of indexes) {
+    const locale = index[0];
+    const served = pages.get(locale)!;
+    const addPath = paths.adder(locale);
+    for (let item = 1; item < index.length; item += INDEX_ITEMS) {
+      const key = index[item] as string;
+      const localPath = index[item + 1] as string | 0;
+      const bytes = index[item + 3] as number;
+      served.add(key, lineStarts.length);
+      lineStarts.push(next);
+      lineLengths.push(bytes);
+      next += bytes + 1;
+      // Most pages' path is their key: one string for both.
+      addPath(key, localPath === 0 ? key : localPath);
+      if (index[item + 2] === 1) withImages.push([locale, served.get(key)!]);
+    }
   }
   return {
     site: {
@@ -279,12 +337,44 @@ export function readSnapshot(
       defaultLocale: header.defaultLocale,
       pages,
       translations: new Map(header.translations),
-      paths: sitePathsOf(localPaths, header.defaultLocale),
+      paths: paths.done(),
       versions: header.versions,
     },
     messages: new Map(header.messages),
     withImages,
   };
+}
+
+/** The first lines of a file, read a megabyte at a time; `position` is where the next line starts. */
+class LineReader {
+  position = 0;
+  #chunk = Buffer.alloc(0);
+  /** Where #chunk starts in the file. */
+  #at = 0;
+  readonly #fd: number;
+
+  constructor(fd: number) {
+    this.#fd = fd;
+  }
+
+  line(): string {
+    for (;;) {
+      const end = this.#chunk.indexOf(0x0a, this.position - this.#at);
+      if (end !== -1) {
+        const text = this.#chunk.toString('utf8', this.position - this.#at, end);
+        this.position = this.#at + end + 1;
+        return text;
+      }
+      // The rest of this chunk and the next megabyte, in one buffer (a header or an index can be longer than a chunk).
+      const rest = this.#chunk.subarray(this.position - this.#at);
+      const more = Buffer.allocUnsafe(rest.length + 1024 * 1024);
+      rest.copy(more);
+      const got = readSync(this.#fd, more, rest.length, more.length - rest.length, this.#at + this.#chunk.length);
+      if (got === 0) throw new Error(`${SNAPSHOT_FILE} ends within a line: rebuild (npm run build)`);
+      this.#at = this.position;
+      this.#chunk = more.subarray(0, rest.length + got);
+    }
+  }
 }
 
 /**
@@ -294,27 +384,26 @@ export function readSnapshot(
  * so a docs version nobody reads is never parsed (a page parsed is about 1 KB of heap).
  */
 class SnapshotPages extends Map<string, SourcePage> {
-  /** Pages not yet parsed: where the rest of their line is, and their entry. */
-  readonly #pending = new Map<string, [offset: number, length: number, entry: Entry]>();
-  readonly #parse: (offset: number, length: number, entry: Entry) => SourcePage;
+  readonly #parse: (line: number) => SourcePage;
 
-  constructor(parse: (offset: number, length: number, entry: Entry) => SourcePage) {
+  constructor(parse: (line: number) => SourcePage) {
     super();
     this.#parse = parse;
   }
 
-  add(key: string, offset: number, length: number, entry: Entry): void {
-    // A placeholder keeps the key's place in the order; `get` replaces it.
-    super.set(key, PENDING);
-    this.#pending.set(key, [offset, length, entry]);
+  /**
+   * A page not parsed yet: in its key's place, the number of its line in content.json (a
+   * small integer, no object). Start-up makes a key, a path and this per page: on a
+   * versioned site, objects per page were most of what its garbage collections copied.
+   */
+  add(key: string, line: number): void {
+    super.set(key, line as unknown as SourcePage);
   }
 
   override get(key: string): SourcePage | undefined {
-    const page = super.get(key);
-    if (page !== PENDING) return page;
-    const [offset, length, entry] = this.#pending.get(key)!;
-    const parsed = this.#parse(offset, length, entry);
-    this.#pending.delete(key);
+    const page = super.get(key) as SourcePage | number | undefined;
+    if (typeof page !== 'number') return page;
+    const parsed = this.#parse(page);
     super.set(key, parsed);
     return parsed;
   }
@@ -325,25 +414,8 @@ class SnapshotPages extends Map<string, SourcePage> {
    * reader opens a few of them: those are the ones kept (`get`).
    */
   peek(key: string): SourcePage | undefined {
-    const page = super.get(key);
-    if (page !== PENDING) return page;
-    const [offset, length, entry] = this.#pending.get(key)!;
-    return this.#parse(offset, length, entry);
-  }
-
-  override set(key: string, page: SourcePage): this {
-    this.#pending.delete(key);
-    return super.set(key, page);
-  }
-
-  override delete(key: string): boolean {
-    this.#pending.delete(key);
-    return super.delete(key);
-  }
-
-  override clear(): void {
-    this.#pending.clear();
-    super.clear();
+    const page = super.get(key) as SourcePage | number | undefined;
+    return typeof page === 'number' ? this.#parse(page) : page;
   }
 
   override *values(): MapIterator<SourcePage> {
@@ -361,25 +433,6 @@ class SnapshotPages extends Map<string, SourcePage> {
   override forEach(each: (page: SourcePage, key: string, map: Map<string, SourcePage>) => void, self?: unknown): void {
     for (const [key, page] of this.entries()) each.call(self, page, key, this);
   }
-}
-
-/** The place of a page not parsed yet (never handed out: `get` parses it first). */
-const PENDING = Object.freeze({}) as SourcePage;
-
-/** The entry of the line that starts at byte `start` (up to its tab), where the rest starts, and where the next line starts. */
-function lineAtTab(file: Buffer, start: number): { text: string; restStart: number; restEnd: number; next: number } {
-  const end = file.indexOf(0x0a, start);
-  const stop = end === -1 ? file.length : end;
-  const tab = file.indexOf(0x09, start);
-  if (tab === -1 || tab > stop) throw new Error(`${SNAPSHOT_FILE}: a page's line has no tab: rebuild (npm run build)`);
-  return { text: file.toString('utf8', start, tab), restStart: tab + 1, restEnd: stop, next: stop + 1 };
-}
-
-/** The line of `file` that starts at byte `start` (without its newline), and where the next one starts. */
-function lineAt(file: Buffer, start: number): { text: string; next: number } {
-  const end = file.indexOf(0x0a, start);
-  const stop = end === -1 ? file.length : end;
-  return { text: file.toString('utf8', start, stop), next: stop + 1 };
 }
 
 /** A page to read and let go (SnapshotPages#peek); any other map's page as it is. */

@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { contentFiles } from '../../../src/server/content/content-files.ts';
 import { contentFingerprint, peekPage, readSnapshot, SNAPSHOT_FILE, writeSnapshot } from '../../../src/server/content/snapshot.ts';
 import { loadSite, type SourcePage } from '../../../src/server/content/site.ts';
 import { loadMessages } from '../../../src/server/content/messages.ts';
 import { makeLocales, makePage } from '../../helpers/content.ts';
+import { makeVersionedRoot, versionsJson } from '../../helpers/versions.ts';
 
 /** A small site in two locales, one page long enough to need more than one read buffer, and one in Arabic. */
 function makeSnapshotSite() {
@@ -49,21 +51,33 @@ test('a written snapshot reads back as the same site, every page and its HTML', 
   assert.equal(loaded.site.paths.pathOf('ar', 'docs/long'), site.paths.pathOf('ar', 'docs/long'));
 });
 
-test("the snapshot is one line per page after a header, so no single string holds it all: the page's entry, a tab, the page", () => {
+test("the snapshot is a header, a line indexing each locale's pages, and one line per page, so no single string holds it all", () => {
   const { site, messages } = makeSnapshotSite();
   const dist = mkdtempSync(join(tmpdir(), 'polysite-snapshot-'));
   writeSnapshot(dist, 'fp1', site, messages);
-  const [header, ...lines] = readFileSync(join(dist, SNAPSHOT_FILE), 'utf8').trimEnd().split('\n');
+  const [header, ...rest] = readFileSync(join(dist, SNAPSHOT_FILE), 'utf8').trimEnd().split('\n');
+  JSON.parse(header!);
+  const indexes = rest.slice(0, site.locales.length).map((line) => JSON.parse(line));
+  const lines = rest.slice(site.locales.length);
   let pages = 0;
   for (const served of site.pages.values()) pages += served.size;
   assert.equal(lines.length, pages);
-  JSON.parse(header!);
-  for (const line of lines) {
+  // Each index names its locale, then each page's key, its path (0: the key), its own share image (1) and its line's bytes.
+  assert.deepEqual(
+    indexes.map((index) => index[0]),
+    site.locales,
+  );
+  const indexed = indexes.flatMap(([locale, ...items]) =>
+    Array.from({ length: items.length / 4 }, (_, i) => [locale, ...items.slice(i * 4, i * 4 + 4)]),
+  );
+  assert.equal(indexed.length, pages);
+  for (const [at, line] of lines.entries()) {
     const [entry, page, ...more] = line.split('\t');
     assert.deepEqual(more, []);
     const [locale, key, localPath] = JSON.parse(entry!);
     assert.equal(site.pages.get(locale)!.get(key)!.localPath, localPath);
     assert.equal(JSON.parse(page!).title, site.pages.get(locale)!.get(key)!.title);
+    assert.deepEqual(indexed[at], [locale, key, localPath === key ? 0 : localPath, 0, Buffer.byteLength(line)]);
   }
 });
 
@@ -133,6 +147,38 @@ test("the content's fingerprint changes with a file's size or time, and a file a
   renameSync(join(dir, 'en/pages/b.md'), join(dir, 'en/pages/c.md'));
   changed('a file renamed');
   assert.notEqual(contentFingerprint(dir, ['en'], 'fr'), fingerprint(), 'another default locale');
+});
+
+test("the content's fingerprint sees a change deep in a folder, and in a version's frozen docs", () => {
+  const { root, localesDir } = makeVersionedRoot(
+    { en: { 'pages/index.md': makePage({ title: 'Home' }), 'pages/docs/guide/deep/a.md': makePage({ title: 'A' }) } },
+    {
+      'versions.json': versionsJson({ label: '2.0', released: true }, [{ name: '1.0', label: '1.x' }]),
+      '1.0/en/pages/docs/guide/deep/a.md': makePage({ title: 'A, then' }),
+    },
+  );
+  const fingerprint = () => contentFingerprint(localesDir, ['en'], 'en');
+  const seen = new Set([fingerprint()]);
+  const changed = (what: string) => {
+    const now = fingerprint();
+    assert.ok(!seen.has(now), what);
+    seen.add(now);
+  };
+  appendFileSync(join(localesDir, 'en/pages/docs/guide/deep/a.md'), 'more\n');
+  changed('a longer file three folders down');
+  appendFileSync(join(root, 'versions/1.0/en/pages/docs/guide/deep/a.md'), 'more\n');
+  changed("a longer file in a version's docs");
+  utimesSync(join(root, 'versions/1.0/en/pages/docs/guide/deep/a.md'), new Date(2001, 1, 1), new Date(2001, 1, 1));
+  changed("an older time of a file in a version's docs");
+  // The same name and bytes in another folder is another tree.
+  mkdirSync(join(root, 'versions/1.0/en/pages/docs/guide/other'));
+  renameSync(join(root, 'versions/1.0/en/pages/docs/guide/deep/a.md'), join(root, 'versions/1.0/en/pages/docs/guide/other/a.md'));
+  changed('a file moved to another folder');
+  writeFileSync(join(root, 'versions/versions.json'), versionsJson({ label: '2.0', released: true }, [{ name: '1.0', label: '1.0.x' }]));
+  changed('versions.json rewritten');
+  assert.equal(fingerprint(), fingerprint(), 'unchanged, the same fingerprint');
+  // The build hashes the walk it made for its caches; start-up hashes as it walks: the same fingerprint.
+  assert.equal(contentFingerprint(localesDir, ['en'], 'en', contentFiles(localesDir)), fingerprint());
 });
 
 test('a page read for a docs tree is not kept: the reader who opens it gets the one kept', () => {
