@@ -61,7 +61,7 @@ import {
   stop,
   timedBuild,
 } from './bench/harness.ts';
-import { FLAT_PAGES, generatedPage, generateFlatSite, generateLargeSite } from './large-site.ts';
+import { FLAT_PAGES, FLAT_SMALL_SECTION, generatedPage, generateFlatSite, generateLargeSite } from './large-site.ts';
 import { loadInTurns, type Turns } from './bench/turns.ts';
 import { exportOnce } from './bench/export-pass.ts';
 
@@ -193,16 +193,17 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
             rows.push(`| ${site} | ${mode} | \`${path}\` | ${fmt(result.perCpu)} | ${result.p99} | ${result.status} | ${result.errors} |`);
           }
         }
-        // The same page in both sites, then a generated page against the page whose text it copies.
-        const pairs: [string, string][] = [
-          [DOCS_PAGE, DOCS_PAGE],
-          [copied, large],
+        // The same page in both sites, then a generated page against the page whose text it copies
+        // (flat: a page of the large section against one of the 50-page section, both in the large site).
+        const pairs: [Target, string][] = [
+          [{ server: servers.default, path: DOCS_PAGE }, DOCS_PAGE],
+          flat ? [{ server: servers.large, path: flatPage(localesDir, FLAT_SMALL_SECTION.name) }, large] : [{ server: servers.default, path: copied }, large],
         ];
-        for (const [base, path] of pairs) {
-          const turns = await inTurns({ server: servers.default, path: base }, { server: servers.large, path }, LARGE_ROUNDS);
+        for (const [{ server: baseServer, path: base }, path] of pairs) {
+          const turns = await inTurns({ server: baseServer, path: base }, { server: servers.large, path }, LARGE_ROUNDS);
           const perCpu = (side: 'base' | 'other') => turns[side].requests / turns[side].cpu;
           comparisons.push(
-            `| ${mode} | \`${base}\` | \`${path}\` | ${fmt(perCpu('base'))} | ${fmt(perCpu('other'))} | **${percent(perCpu('other') / perCpu('base'))}** | ${percent(median(turns.ratios))} (${spread(turns.ratios)}) |`,
+            `| ${mode} | \`${base}\`${baseServer === servers.large ? ' (large site)' : ''} | \`${path}\` | ${fmt(perCpu('base'))} | ${fmt(perCpu('other'))} | **${percent(perCpu('other') / perCpu('base'))}** | ${percent(median(turns.ratios))} (${spread(turns.ratios)}) |`,
           );
         }
       } finally {
@@ -308,14 +309,14 @@ function onePageFile(localesDir: string): string {
   return join(pagesDir, files[Math.floor(files.length / 2)]!);
 }
 
-/** A page in the middle of the flat shape's largest section (`/en/docs/commands/<name>`). */
-function flatPage(localesDir: string): string {
+/** A page in the middle of a flat shape's section, by default its largest (`/en/docs/commands/<name>`). */
+function flatPage(localesDir: string, sectionName = 'commands'): string {
   const { defaultLocale } = loadConfig({ PORT: '0' });
-  const section = join(localesDir, defaultLocale, 'pages', 'docs', 'commands');
+  const section = join(localesDir, defaultLocale, 'pages', 'docs', sectionName);
   const names = readdirSync(section)
     .filter((name) => name.endsWith('.md') && name !== 'index.md')
     .sort();
-  return `/${defaultLocale}/docs/commands/${names[Math.floor(names.length / 2)]!.replace(/\.md$/, '')}`;
+  return `/${defaultLocale}/docs/${sectionName}/${names[Math.floor(names.length / 2)]!.replace(/\.md$/, '')}`;
 }
 
 /** A search page with a query in every locale the site has, one after another: their statuses. */

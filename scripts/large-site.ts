@@ -100,13 +100,18 @@ const FLAT_SECTIONS = [
 ];
 /** The flat shape's pages in the default locale at full size (`generateFlatSite`'s scale 1). */
 export const FLAT_PAGES = FLAT_SECTIONS.reduce((sum, section) => sum + section.pages, 0);
+/**
+ * A section of 50 pages of the same kind, whatever the scale: what a page of the large
+ * section is compared with (the same text, the same server, a small section's sidebar).
+ */
+export const FLAT_SMALL_SECTION = { name: 'builtins', title: 'Shell built-ins', pages: 50 };
 /** Share of the default locale's generated pages each other locale translates (real trees are 6-27 % translated). */
 const FLAT_TRANSLATED: readonly number[] = [0.27, 0.18, 0.1, 0.06];
 
 /**
  * Writes a locales folder shaped like real docs trees (`npm run bench -- --shape flat`): the
- * default site, plus in `defaultLocale` one flat section of `5,000 × scale` cheat-sheet pages
- * and one of `2,000 × scale`, each page a few commands in code lines with bracketed
+ * default site, plus in `defaultLocale` one flat section of `5,000 × scale` cheat-sheet pages,
+ * one of `2,000 × scale` and one of 50 (FLAT_SMALL_SECTION), each page a few commands in code lines with bracketed
  * mnemonics (`E[x]tract`); each other locale translates a different small share of them
  * (27, 18, 10, 6 %, in the order of the folder's locales), so most of their pages are the
  * default locale's, served as fallbacks. Returns its path.
@@ -119,8 +124,8 @@ export function generateFlatSite(sourceLocalesDir: string, defaultLocale: string
     .map((entry) => entry.name)
     .sort();
   let made = 0;
-  for (const [s, section] of FLAT_SECTIONS.entries()) {
-    const count = Math.max(1, Math.round(section.pages * scale));
+  for (const [s, section] of [...FLAT_SECTIONS, FLAT_SMALL_SECTION].entries()) {
+    const count = section === FLAT_SMALL_SECTION ? section.pages : Math.max(1, Math.round(section.pages * scale));
     const indexBody = `Every ${section.title.toLowerCase()} page, one command each.\n`;
     writePage(
       join(root, defaultLocale, 'pages/docs', section.name, 'index.md'),
