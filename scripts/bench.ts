@@ -197,7 +197,9 @@ async function largeSitePass(pages: number, shape: 'balanced' | 'flat') {
         // (flat: a page of the large section against one of the 50-page section, both in the large site).
         const pairs: [Target, string][] = [
           [{ server: servers.default, path: DOCS_PAGE }, DOCS_PAGE],
-          flat ? [{ server: servers.large, path: flatPage(localesDir, FLAT_SMALL_SECTION.name) }, large] : [{ server: servers.default, path: copied }, large],
+          flat
+            ? [{ server: servers.large, path: flatPage(localesDir, FLAT_SMALL_SECTION.name) }, large]
+            : [{ server: servers.default, path: copied }, large],
         ];
         for (const [{ server: baseServer, path: base }, path] of pairs) {
           const turns = await inTurns({ server: baseServer, path: base }, { server: servers.large, path }, LARGE_ROUNDS);
