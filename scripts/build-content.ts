@@ -1,8 +1,8 @@
 // The content step of `npm run build`: every page's Markdown in every locale
 // compiled, and each locale's search index made from it. For a large site these
 // are the build's largest steps, so from WORKERS_FROM_FILES files the locales are
-// handed out to worker threads, one locale at a time, largest first, to whichever
-// thread is free: each compiles the locale, indexes it and makes its part of the
+// handed out to worker threads, one locale at a time, as planned so that the threads end
+// together (locale-plan.ts): each compiles the locale, indexes it and makes its part of the
 // snapshot, and writes them to a staging folder as they are made; only their file
 // names and a JSON line per page cross threads, never a page's bytes. A thread holds
 // one locale's pages at a time (and the default locale's sources, its fallbacks), and
@@ -12,14 +12,13 @@
 // rebuild with one locale left, is done in process. With the content cache, a locale none
 // of whose inputs changed is not built at all: its staged part and indexes are linked from
 // the cache (locale-cache.ts).
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { availableParallelism, tmpdir } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
-import { charactersWithoutSpaces } from '../src/i18n/search-text.ts';
 import type { CompiledMessages } from '../src/i18n/intl.ts';
 import { ContentError } from '../src/server/content/errors.ts';
-import type { ContentFile } from '../src/server/content/content-files.ts';
+import { type ContentFile, contentFiles } from '../src/server/content/content-files.ts';
 import { loadContent } from '../src/server/content/load-content.ts';
 import { contentDates } from '../src/server/content/git-dates.ts';
 import type { SiteVersions } from '../src/server/content/versions.ts';
@@ -36,6 +35,7 @@ import { openFrontMatterCache } from './front-matter-cache.ts';
 import type { FrontMatterMemo } from '../src/server/content/front-matter.ts';
 import { compressedWithin } from './asset-compression.ts';
 import { type JobWorker, startWorker } from './ts-worker.ts';
+import { estimatedWork, localeQueues } from './locale-plan.ts';
 import { saveHighlightCache, setHighlightCache } from '../src/server/content/markdown/highlight-cache.ts';
 
 /** From this many Markdown files (all locales), more threads pay for themselves. */
@@ -115,9 +115,9 @@ export type ContentCompiler = { compile(defaultLocale: string, files?: readonly 
  * here, one locale after the other.
  *
  * How many threads: one per core, up to one per locale left. Each holds the locale it
- * compiles, so a thread more is a locale's pages more in memory; a locale goes to
- * whichever thread is free, largest first, so the cores stay busy until the last,
- * smallest locales.
+ * compiles, so a thread more is a locale's pages more in memory; the locales are split
+ * among the threads by their estimated work (locale-plan.ts), so the cores stay busy
+ * until the last locales.
  */
 export function contentCompiler(
   localesDir: string,
@@ -235,10 +235,10 @@ async function compileIn(
     // Here, one locale at a time: a small site, or one locale left to build.
     for (const locale of left) done(locale, await stageJob({ ...settings, locale, dates: jobDates, published }));
   } else {
-    const queue = largestFirst(localesDir, left);
-    const run = async (worker: JobWorker) => {
+    const queues = localeQueues(estimatedWork(files ?? contentFiles(localesDir), left), using);
+    const run = async (worker: JobWorker, thread: number) => {
       try {
-        for (let locale = queue.shift(); locale !== undefined; locale = queue.shift())
+        for (let locale = queues.next(thread); locale !== undefined; locale = queues.next(thread))
           done(locale, await worker.ask<Answer>({ ...settings, locale, dates: jobDates, published } satisfies Job));
       } finally {
         // A worker is ended as soon as no locale is left for it: its heap is freed while the others still work.
@@ -249,7 +249,7 @@ async function compileIn(
       ...early.slice(0, using),
       ...Array.from({ length: using - Math.min(using, early.length) }, () => startWorker(import.meta.url)),
     ];
-    await Promise.all(workers.map(run));
+    await Promise.all(workers.map((worker, thread) => run(worker, thread)));
   }
   const whole = staged.find((entry) => entry.whole)?.whole;
   if (problems.size || !whole) throw new ContentError([...problems]);
@@ -498,45 +498,6 @@ async function stageIndex(
   writeFileSync(`${file}.br`, browser.br);
   writeFileSync(`${file}.gz`, browser.gz);
   return { locale: scope, url: indexUrl(scope, [browser.bytes]), file, compact };
-}
-
-/**
- * The locales, the most work first. A locale's work grows with the bytes of its Markdown
- * (about 0.37 s per MB to compile and index on one thread here), and a character of a
- * script written without spaces (Japanese, Chinese, Thai) costs about one byte more, for
- * the dictionary that cuts it into words for the index: at 2,000 pages a locale, German
- * (6.7 MB) took 2.5 s, French (8.6 MB) 3.2 s, Japanese (9.3 MB, 2.2 million such
- * characters) 4.2 s. The bytes are summed, the characters counted in a sample of each
- * locale's files and scaled to its bytes.
- */
-function largestFirst(localesDir: string, locales: readonly string[]): string[] {
-  const sized = locales.map((locale) => ({ locale, work: estimatedWork(join(localesDir, locale, 'pages')) }));
-  return sized.sort((a, b) => b.work - a.work).map(({ locale }) => locale);
-}
-
-const SAMPLED_FILES = 50;
-
-function estimatedWork(dir: string): number {
-  let files: string[];
-  try {
-    files = readdirSync(dir, { recursive: true })
-      .map(String)
-      .filter((file) => file.endsWith('.md'))
-      .map((file) => join(dir, file));
-  } catch {
-    return 0; // A locale without pages: loadSite reports what it needs to.
-  }
-  let bytes = 0;
-  for (const file of files) bytes += statSync(file).size;
-  let sampledBytes = 0;
-  let sampledWork = 0;
-  const step = Math.max(1, Math.floor(files.length / SAMPLED_FILES));
-  for (let i = 0; i < files.length; i += step) {
-    const text = readFileSync(files[i]!, 'utf8');
-    sampledBytes += Buffer.byteLength(text);
-    sampledWork += Buffer.byteLength(text) + charactersWithoutSpaces(text);
-  }
-  return sampledBytes ? (bytes * sampledWork) / sampledBytes : 0;
 }
 
 /** Whether `dir` holds at least `count` Markdown files: the walk stops once it has found them. */

@@ -107,7 +107,7 @@ function readHead(file: string): [head: string | null, clean: boolean] {
     const bytes = Buffer.allocUnsafe(HEAD_BYTES);
     const got = readSync(fd, bytes, 0, HEAD_BYTES, 0);
     whole = got < HEAD_BYTES;
-    text = bytes.toString('utf8', 0, got);
+    text = bytes.toString('utf8', 0, headEnd(bytes, got));
   } finally {
     closeSync(fd);
   }
@@ -118,6 +118,20 @@ function readHead(file: string): [head: string | null, clean: boolean] {
   if (end === -1 || end + 5 > text.length) return whole ? [digest(text), false] : [null, false];
   const front = text.slice(0, end + 5);
   return [digest(front), !/^draft[ \t]*:/m.test(front)];
+}
+
+/**
+ * How many of the `got` bytes read decide the head: all of them, unless the front matter's
+ * closing line is found in the bytes (no carriage return before it), then up to it and the
+ * character after it (at most four bytes): the text of that prefix finds the same closing
+ * line and the same front matter as the whole, and the body after it is not decoded.
+ */
+function headEnd(bytes: Buffer, got: number): number {
+  const read = bytes.subarray(0, got);
+  const close = read.indexOf('\n---', 3);
+  if (close === -1 || close + 5 > got) return got;
+  const end = Math.min(got, close + 8);
+  return read.subarray(0, end).includes(13) ? got : end;
 }
 
 function digest(text: string): string {

@@ -8,7 +8,7 @@
 // spaces (a term never holds a space or a line break: a text whose terms would is not
 // kept). A pack that is cut off, corrupt or of other code is ignored. It is rewritten with
 // the texts this build indexed, only when one of them was not in it.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { termsOf } from '../src/i18n/search-text.ts';
@@ -88,7 +88,8 @@ export function openTermsCache(
   const used = new Map<string, Buffer>();
   let added = false;
   const termsOfText = (text: string): Seen => {
-    const key = createHash('sha256').update(text).digest('base64url');
+    // One call, no Hash object: a locale has tens of thousands of texts.
+    const key = hash('sha256', text, 'base64url');
     const line = used.get(key) ?? kept.get(key);
     if (line !== undefined) {
       used.set(key, line);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
@@ -186,7 +186,7 @@ function isEntry(entry: CachedPage): boolean {
 
 /** A cache key: the hash of its parts, in order. */
 export function cacheKey(...parts: readonly unknown[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined')).update('\0');
-  return hash.digest('base64url');
+  // One call on the parts joined (each followed by a NUL), no Hash object: a key per page.
+  const text = parts.map((part) => `${typeof part === 'string' ? part : (JSON.stringify(part) ?? 'undefined')}\0`).join('');
+  return hash('sha256', text, 'base64url');
 }

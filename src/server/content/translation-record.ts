@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,10 +22,7 @@ export type TranslationRecord = Record<string, string>;
  */
 export function sourceFingerprint(page: { title: string; description: string; body: string }): string {
   const normal = (text: string) => text.replace(/\s+/g, ' ').trim();
-  return createHash('sha256')
-    .update(`${normal(page.title)}\0${normal(page.description)}\0${normal(page.body)}`)
-    .digest('hex')
-    .slice(0, 16);
+  return hash('sha256', `${normal(page.title)}\0${normal(page.description)}\0${normal(page.body)}`, 'hex').slice(0, 16);
 }
 
 /**

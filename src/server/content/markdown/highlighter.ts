@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import Prism from 'prismjs';
 // Each component adds its grammar to the Prism object that `prismjs` made global;
 // they are imported in the order of their dependencies (the package's components.json).
@@ -138,7 +138,7 @@ export function highlight(code: string, lang: string): Highlighted {
   const language = BY_ALIAS.get(lang.toLowerCase());
   if (!language) return { kind: 'unknown' };
   if (tooLarge(code)) return { kind: 'too-large' };
-  const key = createHash('sha256').update(CACHE_SALT).update('\0').update(language.grammar).update('\0').update(code).digest('hex');
+  const key = hash('sha256', `${CACHE_SALT}\0${language.grammar}\0${code}`, 'hex');
   const known = memo.get(key);
   if (known) return { kind: 'highlighted', lines: known.lines };
   let lines = readCachedBlock(key);
