@@ -6,7 +6,7 @@
 // image and pictures (scripts/build-images.ts) are copied into the assets with their size.
 // Prints the gzip size of every client file.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -122,7 +122,7 @@ export async function build({
     return `/${relative(join(dist, 'client'), join(ROOT_DIR, found[0])).split('\\').join('/')}`;
   };
 
-  const icon = hashedCopy('src/client/favicon.svg', 'favicon', assetsDir);
+  const icon = svgDataUrl('src/client/favicon.svg');
   // The build id names the client code: a change of any client file is a new build.
   const hash = createHash('sha256');
   for (const [file] of outputs.sort(([a], [b]) => a.localeCompare(b))) hash.update(readFileSync(join(ROOT_DIR, file)));
@@ -334,11 +334,15 @@ function setAside(dist: string): Promise<void> {
   return rm(aside, { recursive: true, force: true }).catch(() => {});
 }
 
-function hashedCopy(source: string, name: string, assetsDir: string): string {
-  const bytes = readFileSync(join(ROOT_DIR, source));
-  const file = `${name}-${createHash('sha256').update(bytes).digest('hex').slice(0, 8).toUpperCase()}.svg`;
-  copyFileSync(join(ROOT_DIR, source), join(assetsDir, file));
-  return `/assets/${file}`;
+/**
+ * A small SVG as a `data:` URL, written into every document: the browser then asks for no
+ * file before its first paint (a phone's link would spend a round trip on it), and the CSP's
+ * `img-src` allows `data:`.
+ */
+function svgDataUrl(source: string): string {
+  const svg = readFileSync(join(ROOT_DIR, source), 'utf8').trim();
+  // Percent-encoded where a URL needs it; `/`, `:` and `=` are valid as they are, and kept readable.
+  return `data:image/svg+xml,${encodeURIComponent(svg).replace(/%(2F|3A|3D)/g, (code) => decodeURIComponent(code))}`;
 }
 
 /**

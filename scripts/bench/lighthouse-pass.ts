@@ -60,6 +60,7 @@ export async function lighthousePass(): Promise<void> {
   const { launch } = (await import(pathToFileURL(join(DIR, 'node_modules', 'chrome-launcher', 'dist', 'index.js')).href)) as {
     launch: (options: { chromePath: string; chromeFlags: string[] }) => Promise<{ port: number; kill: () => void }>;
   };
+  warnWithoutFonts();
   const server = await startServer({}, '/en');
   // Chromium gets every CPU, as a phone's browser would have its own: not the load generator's one CPU (harness.ts).
   if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
@@ -144,6 +145,21 @@ async function install(): Promise<void> {
   const code = await exited(startGroup('npm install --no-save --no-audit --no-fund', { cwd: DIR, env: process.env }));
   if (code !== 0) throw new Error(`bench/lighthouse: npm install exited with ${code}`);
   writeFileSync(INSTALL_STAMP, key);
+}
+
+/**
+ * A phone has fonts for every script it shows; a server image often has none for CJK. There,
+ * every Japanese glyph is a fallback lookup in the first layout, and the ja rows measure the
+ * host's fonts rather than the page. Said before the table, where a reader of it looks.
+ */
+function warnWithoutFonts(): void {
+  if (!LOCALES.includes('ja')) return;
+  const listed = spawnSync('fc-list', [':lang=ja', 'family'], { encoding: 'utf8' });
+  if (listed.error || listed.status !== 0) return;
+  if (!listed.stdout.trim())
+    console.log(
+      '\n[lighthouse] no Japanese font on this host (fc-list :lang=ja): the ja rows are slower than on a phone; install one (Debian: fonts-noto-cjk)',
+    );
 }
 
 function lighthouseVersion(): string {

@@ -61,11 +61,6 @@ function onRenderError(): boolean {
   return false;
 }
 
-// The stylesheet of what only a script shows (the search box's list, the progress bar, the
-// error screen) came as a print stylesheet, which the first paint did not wait for.
-const deferredCss = document.getElementById(DEFERRED_CSS_ELEMENT_ID);
-if (deferredCss instanceof HTMLLinkElement) deferredCss.media = 'all';
-
 // The server embedded this page's data, and preloaded its locale's messages (a
 // content-hashed asset, shared by every page of the locale): hydrate #root with both.
 const { page, monitoring, search: indexes = {}, messages: messageUrls = {} } = readPayload(document, readHead);
@@ -75,7 +70,7 @@ const logAndReport = (error: unknown) => {
   console.error(error);
   reportError(error);
 };
-fetchMessages(messageUrls[page.locale]).then((messages) => {
+Promise.all([fetchMessages(messageUrls[page.locale]), deferredCss()]).then(([messages]) => {
   const store = createPageState({ page, intl: intlFor(messages), arrival: null });
   // Hydrating in a transition lets React yield to the browser every few milliseconds
   // (a default-priority hydration runs as one task): no long task while a reader scrolls.
@@ -91,6 +86,21 @@ fetchMessages(messageUrls[page.locale]).then((messages) => {
   // Without its messages the page is not hydrated, and stays the server's complete page:
   // its links and forms work as plain document loads. Reported, as a failed hydration would be.
 }, logAndReport);
+
+/**
+ * The stylesheet of what only the script shows (tabs, the search box's list, the progress
+ * bar) comes with the scripts, not before the first paint, and loads on its own: hydration
+ * waits for it, so nothing it styles is ever drawn without it (a tab list would move the page).
+ * A sheet that fails to load does not stop hydration.
+ */
+function deferredCss(): Promise<unknown> {
+  const link = document.getElementById(DEFERRED_CSS_ELEMENT_ID);
+  if (!(link instanceof HTMLLinkElement) || link.sheet) return Promise.resolve();
+  return new Promise((settle) => {
+    link.addEventListener('load', settle, { once: true });
+    link.addEventListener('error', settle, { once: true });
+  });
+}
 
 /**
  * The locale's messages: the same request as the document's preload, which the browser

@@ -15,7 +15,7 @@ export const ROOT_ELEMENT_ID = 'root';
 /** Navigation progress bar and the aria-live region, outside the React root. */
 export const PROGRESS_ELEMENT_ID = 'polysite-progress';
 export const ANNOUNCER_ELEMENT_ID = 'polysite-announcer';
-/** The stylesheet of what only the script shows (and print): linked for print, made `all` by the entry. */
+/** The stylesheet of what only the script shows (and print): it comes with the page's scripts (document-shell.ts#documentEnd), and hydration waits for it (main.tsx). */
 export const DEFERRED_CSS_ELEMENT_ID = 'polysite-deferred-css';
 
 /** The page's <main> (layout.tsx): the skip link's target. */

@@ -231,7 +231,7 @@ describe('the head after a client navigation', () => {
       await page.waitForFunction((title) => document.title !== title, before);
       const navigated = await headOf(page);
       await full.goto(`${e2e.server.url}${target}`);
-      // Hydrated, as the navigated page is: the entry switches the deferred stylesheet's media.
+      // Hydrated, as the navigated page is: the deferred stylesheet came with the page's scripts.
       await full.waitForSelector('html[data-hydrated]', { state: 'attached' });
       const loaded = await headOf(full);
       assert.deepEqual(navigated, loaded, target);

@@ -78,9 +78,9 @@ export function documentStart({ locale, dir, head }: PageData, manifest: Manifes
     // it): a document that arrives or parses in pieces is not painted half-way, with a table's
     // columns, the header's rows or the docs grid sized for the part parsed so far, and moved.
     `<link rel="expect" href="#${FOOTER_ELEMENT_ID}" blocking="render">`,
-    // The rest (what only the script shows, and print): a print stylesheet, which no screen
-    // waits for; the entry makes it `all` (src/client/main.tsx).
-    `<link rel="stylesheet" href="${attr(manifest.css)}" media="print" id="${DEFERRED_CSS_ELEMENT_ID}">`,
+    // The rest of the CSS (what only the script shows, and print) comes with the page's scripts
+    // (documentEnd), after the first paint. A reader without script gets it here, for print.
+    `<noscript><link rel="stylesheet" href="${attr(manifest.css)}" media="print"></noscript>`,
     '</head><body>',
     // Outside #root: the client drives these by hand during navigations.
     `<div id="${PROGRESS_ELEMENT_ID}" class="progress" hidden></div>`,
@@ -101,16 +101,17 @@ function tag(name: 'link' | 'meta', attributes: HeadTag): string {
 /**
  * Everything after #root: the page's embedded JSON (`payload`, already escaped:
  * routes/page-data.ts#serializePayload), then the page's scripts in an inert <template>,
- * which the head script makes live after the first paint (head-script.ts): the entry, its
- * static imports preloaded, and the locale's messages (`messagesUrl`), which hydration
- * needs too.
+ * which the head script makes live after the first paint (head-script.ts): the deferred
+ * stylesheet, the entry, its static imports preloaded, and the locale's messages
+ * (`messagesUrl`), which hydration needs too. Nothing but the head script is fetched before
+ * that paint.
  */
 export function documentEnd(manifest: Manifest, messagesUrl: string, payload: string): string {
   const attr = escapeHtml;
   const preloads = manifest.preload.map((chunk) => `<link rel="modulepreload" href="${attr(chunk)}">`).join('');
   return (
     `</div><script type="application/json" id="${PAYLOAD_ELEMENT_ID}">${payload}</script>` +
-    `<template id="${SCRIPTS_TEMPLATE_ID}">${preloads}` +
+    `<template id="${SCRIPTS_TEMPLATE_ID}"><link rel="stylesheet" href="${attr(manifest.css)}" id="${DEFERRED_CSS_ELEMENT_ID}">${preloads}` +
     // `crossorigin`: the credentials mode of the client's fetch (same-origin), or the browser fetches it twice.
     `<link rel="preload" href="${attr(messagesUrl)}" as="fetch" crossorigin>` +
     `<script type="module" src="${attr(manifest.js)}"></script></template></body></html>`

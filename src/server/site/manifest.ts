@@ -8,13 +8,14 @@ import { join } from 'node:path';
 export type Manifest = {
   build: string;
   js: string;
-  /** The deferred stylesheet (what only the script shows, and print): linked for print, made `all` by the entry. */
+  /** The deferred stylesheet (what only the script shows, and print): it comes with the page's scripts, after the first paint. */
   css: string;
   /**
    * The critical stylesheet's text, inlined in every page's <head>; the CSP allows it by
    * its hash (security-headers.ts#styleHashSource).
    */
   criticalCss: string;
+  /** The site's icon, as a `data:` URL (no request before the first paint). */
   icon: string;
   preload: string[];
   /** Each locale's search index asset (none in a development build: the server makes them). */

@@ -56,7 +56,7 @@ describe('Open Graph and Twitter tags', () => {
     assert.equal(one(head, 'article:modified_time'), '2026-03-05');
     assert.equal(one(head, 'twitter:card'), 'summary_large_image');
     // The title did not end the head early: everything after it is still in <head>.
-    assert.ok(head.some((element) => element.tag === 'link' && element.attributes.rel === 'stylesheet'));
+    assert.ok(head.some((element) => element.tag === 'link' && element.attributes.rel === 'expect'));
   });
 
   test('an Arabic docs page: website, ar_AR, its locale’s image with the localized alt', async () => {
