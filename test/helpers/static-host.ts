@@ -35,13 +35,17 @@ export function runExport(env: Record<string, string> = {}, args: string[] = [])
   );
 }
 
-const SHARED_PREFIX = 'polysite-shared-export-';
+/**
+ * Named by the checkout too: a second checkout's tests running at the same time have exports
+ * of their own builds, which this one must neither read nor remove.
+ */
+const SHARED_PREFIX = `polysite-shared-export-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}-`;
 
 /**
  * The export of the current build with the test environment and no options, for test
  * files that only read it (nginx, the markup checker, the static host in Chromium). Test
  * files run in processes of their own, two at a time, so it is kept on disk, named by a
- * stamp of `dist/`, made by the first file that asks and replaced when the build changes.
+ * stamp of `dist/`, made by the first file that asks and replaced when this checkout's build changes.
  * Two files that ask at once each export into a folder of their own and rename it into
  * place; the first rename wins and the other file reads the winner's.
  * A test that writes into an export makes its own with `runExport`.
