@@ -91,9 +91,13 @@ test('after a tab was updated in place, going back and forth shows each page as 
   await page.goForward();
   await page.waitForURL(/\/en\/blog$/, WAIT);
   await page.waitForSelector('html[data-hydrated]', WAIT);
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent !== 'About, saved after', null, WAIT);
+  const blogTitle = await page.textContent('h1');
   await page.goBack();
   await page.waitForURL(/\/en\/about$/, WAIT);
   await page.waitForSelector('html[data-hydrated]', WAIT);
+  // The address changes before the page is drawn: the first About drawn must be the one last saved.
+  await page.waitForFunction((title) => document.querySelector('h1')?.textContent !== title, blogTitle, WAIT);
   assert.equal(await page.textContent('h1'), 'About, saved after');
   dev.saveAtomically(file, original);
   await page.waitForFunction(() => document.querySelector('h1')?.textContent !== 'About, saved after', null, WAIT);
