@@ -127,17 +127,21 @@ test('a snapshot of other content, or none, or of an older layout, is not used',
   assert.equal(readSnapshot(dist, 'fp1'), null);
 });
 
-test("the content's fingerprint changes with a file's size or time, and a file added or renamed", () => {
-  const dir = makeLocales({ en: { 'pages/index.md': makePage({ title: 'Home' }), 'pages/a.md': makePage({ title: 'A' }) } });
-  const fingerprint = () => contentFingerprint(dir, ['en'], 'en');
-  const first = fingerprint();
-  assert.equal(fingerprint(), first, 'the same folder, the same fingerprint');
-  const seen = new Set([first]);
-  const changed = (what: string) => {
+/** `changed(what)` asserts that `fingerprint` is one it never gave before (since this was made). */
+function changeChecker(fingerprint: () => string): (what: string) => void {
+  const seen = new Set([fingerprint()]);
+  return (what) => {
     const now = fingerprint();
     assert.ok(!seen.has(now), what);
     seen.add(now);
   };
+}
+
+test("the content's fingerprint changes with a file's size or time, and a file added or renamed", () => {
+  const dir = makeLocales({ en: { 'pages/index.md': makePage({ title: 'Home' }), 'pages/a.md': makePage({ title: 'A' }) } });
+  const fingerprint = () => contentFingerprint(dir, ['en'], 'en');
+  assert.equal(fingerprint(), fingerprint(), 'the same folder, the same fingerprint');
+  const changed = changeChecker(fingerprint);
   appendFileSync(join(dir, 'en/pages/a.md'), 'more\n');
   changed('a longer file');
   utimesSync(join(dir, 'en/pages/a.md'), new Date(2001, 1, 1), new Date(2001, 1, 1));
@@ -158,12 +162,7 @@ test("the content's fingerprint sees a change deep in a folder, and in a version
     },
   );
   const fingerprint = () => contentFingerprint(localesDir, ['en'], 'en');
-  const seen = new Set([fingerprint()]);
-  const changed = (what: string) => {
-    const now = fingerprint();
-    assert.ok(!seen.has(now), what);
-    seen.add(now);
-  };
+  const changed = changeChecker(fingerprint);
   appendFileSync(join(localesDir, 'en/pages/docs/guide/deep/a.md'), 'more\n');
   changed('a longer file three folders down');
   appendFileSync(join(root, 'versions/1.0/en/pages/docs/guide/deep/a.md'), 'more\n');
