@@ -150,7 +150,11 @@ export async function build({
   const chooserUrl = chooserFile ? `/${relative(join(dist, 'client'), join(ROOT_DIR, chooserFile)).split('\\').join('/')}` : null;
   const criticalCss = readFileSync(join(dist, 'client', entry('critical', '.css')), 'utf8').trim();
   const manifest: Manifest = { build, js, css: entry('styles', '.css'), criticalCss, icon, preload, search, images, chooser: chooserUrl };
-  writeFileSync(join(dist, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  // Written whole under another name, then renamed: `npm run dev` rebuilds into a folder its
+  // server and tools read meanwhile, and a reader must never find half a manifest.
+  const manifestFile = join(dist, MANIFEST_FILE);
+  writeFileSync(`${manifestFile}.${process.pid}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(`${manifestFile}.${process.pid}.tmp`, manifestFile);
 
   if (dev) return await removed;
   await precompress(assetsDir);
