@@ -504,12 +504,21 @@ export function loadSite(
       return;
     }
     // Every input of the compile known before it: what the page cache finds an entry by.
+    // The body is the last part, as it is: no JSON escaping of the page's whole text (the
+    // JSON before it holds no NUL, so no two pages' parts join to the same text).
+    const { body: sourceBody, ...described } = source;
     const diskKey =
       pageCache &&
-      cacheKey(pageCache.code, servingLocale, context, served.get(source.key), record.recorded ?? null, lastUpdated ?? null, {
-        ...source,
-        version: source.version ?? null,
-      });
+      cacheKey(
+        pageCache.code,
+        servingLocale,
+        context,
+        served.get(source.key),
+        record.recorded ?? null,
+        lastUpdated ?? null,
+        { ...described, version: source.version ?? null },
+        sourceBody,
+      );
     const cached = diskKey ? pageCache.get(diskKey) : undefined;
     if (cached && dependencyOutcome(cached.links, cached.images, resolverFor, imageOutcome) === cached.outcome) {
       const page = fromCached(cached);
