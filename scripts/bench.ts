@@ -146,7 +146,7 @@ const VISIT_CONCURRENCY = 8;
 
 /**
  * A generated site of `pages` pages next to the default one (the large-site targets:
- * build <= 15 s, cold start <= 1 s, idle RSS <= 150 MB, RSS after every page
+ * build <= 20 s, cold start <= 1 s, idle RSS <= 150 MB, RSS after every page
  * <= 250 MB, throughput within 10 % of the default site's, a docs page within
  * 20 % of its weight in the default site).
  */
