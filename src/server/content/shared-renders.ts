@@ -6,8 +6,11 @@ import { markdownTwinBody, twinTarget } from './markdown-twin.ts';
 import { type Section, sectionsOf } from './sections.ts';
 import { sourceFingerprint } from './translation-record.ts';
 
-/** A page's text as compiled: its front matter's words, and its body at its line in its file. */
-export type PageText = { locale: string; title: string; description: string; body: string; bodyLine: number };
+/**
+ * A page's text as compiled: its front matter's words, and its body at its line in its file.
+ * `source`: it is a page of the default locale served as itself, which translation records are compared with.
+ */
+export type PageText = { locale: string; title: string; description: string; body: string; bodyLine: number; source: boolean };
 
 /** What a page's text compiles to, with the page's own links in it. */
 export type CompiledText = {
@@ -17,7 +20,10 @@ export type CompiledText = {
   textLength: number;
   /** The Markdown twin's body (markdown-twin.ts). */
   twin: string;
-  /** What translation records compare (translation-record.ts). */
+  /**
+   * What translation records compare (translation-record.ts): made for a source's text
+   * alone ('' for any other: a record holds its source's fingerprint, never its own).
+   */
   fingerprint: string;
   /** The Markdown's own mistakes (a link's are the host's to report). */
   problems: readonly LineMessage[];
@@ -79,7 +85,7 @@ export function textCompiler(labels: ReadonlyMap<string, MarkdownLabels>, share:
       sections: sectionsOf(rendered.tokens),
       textLength: textLength(text.body),
       twin: markdownTwinBody(text.body, rewritten, label),
-      fingerprint: sourceFingerprint(text),
+      fingerprint: fingerprintOf(text),
     };
   };
   return (text: PageText, host: MarkdownHost, rewritten: ReadonlyMap<string, string>): CompiledText => {
@@ -92,7 +98,7 @@ export function textCompiler(labels: ReadonlyMap<string, MarkdownLabels>, share:
         ...known,
         html: fillSlots(known.html, targets, escapeHtml),
         twin: fillSlots(known.twin, targets, twinTarget),
-        fingerprint: title === text.title && description === text.description ? value : sourceFingerprint(text),
+        fingerprint: text.source && title === text.title && description === text.description && value ? value : fingerprintOf(text),
       };
     }
     const links: [string, number][] = [];
@@ -125,6 +131,11 @@ export function textCompiler(labels: ReadonlyMap<string, MarkdownLabels>, share:
     }
     return { ...compiled, html: fillSlots(compiled.html, targets, escapeHtml), twin: fillSlots(compiled.twin, targets, twinTarget) };
   };
+}
+
+/** A text's fingerprint when it is a source's (see CompiledText): made on the whole text, so only where a record needs it. */
+function fingerprintOf(text: PageText): string {
+  return text.source ? sourceFingerprint(text) : '';
 }
 
 /** A link host's answer as the shared HTML holds it: a slot, or the href itself when it has no path. */

@@ -68,7 +68,7 @@ export type SourcePage = FrontMatter & {
   file: string;
   /** The file's path under the content folder, with `/` (`de/pages/docs/install.md`): what EDIT_URL's `{path}` becomes. */
   sourcePath: string;
-  /** The fingerprint of this page's own source text (see translation-record.ts). */
+  /** The fingerprint of this page's own source text (see translation-record.ts); '' but for the default locale's own pages (records compare those alone). */
   fingerprint: string;
   /** For a translation: the source fingerprint its record holds; undefined when it has none. */
   recorded?: string;
@@ -611,7 +611,14 @@ export function loadSite(
       problems: found,
       warnings,
     } = compileText(
-      { locale: source.locale, title: front.title, description: front.description, body, bodyLine },
+      {
+        locale: source.locale,
+        title: front.title,
+        description: front.description,
+        body,
+        bodyLine,
+        source: own && servingLocale === defaultLocale,
+      },
       { link, image },
       rewritten,
     );
