@@ -104,8 +104,15 @@ export type CompiledContent = {
  */
 export type ContentCache = { dir: string; code: string };
 
-/** `files`: the walk of the content (content-files.ts), when the caller made it already. */
-export type ContentCompiler = { compile(defaultLocale: string, files?: readonly ContentFile[]): Promise<CompiledContent> };
+/**
+ * `files`: the walk of the content (content-files.ts), when the caller made it already.
+ * `coreFree`: called once, as soon as the compile leaves a core of the machine to other
+ * work: at once when it runs here, else when the first thread has no locale left. The
+ * build bundles from then (build.ts).
+ */
+export type ContentCompiler = {
+  compile(defaultLocale: string, files?: readonly ContentFile[], coreFree?: () => void): Promise<CompiledContent>;
+};
 
 /**
  * The compiled site, staged to write as the snapshot, and each locale's search index.
@@ -138,12 +145,15 @@ export function contentCompiler(
   const unkept = contentCache ? locales.filter((locale) => !hasLocale(join(contentCache.dir, 'locales'), localesDir, locale)) : locales;
   const early = unkept.length < 2 ? [] : Array.from({ length: Math.min(threads, unkept.length) }, () => startWorker(import.meta.url));
   return {
-    async compile(defaultLocale, files) {
+    async compile(defaultLocale, files, whenCoreFree = () => {}) {
+      const coreFree = once(whenCoreFree);
       mkdirSync(stageIn, { recursive: true });
       const stageDir = mkdtempSync(join(stageIn, '.polysite-content-'));
       try {
         const settings = { localesDir, locales, defaultLocale, cacheDir, contentCache, stageDir, maxDownloadBytes };
-        const compiled = await compileIn(settings, threads, early, files);
+        // A site compiled here leaves the other cores free from the start.
+        if (threads < 2) coreFree();
+        const compiled = await compileIn(settings, threads, early, coreFree, files);
         return { ...compiled, dispose: () => rmSync(stageDir, { recursive: true, force: true }) };
       } catch (error) {
         rmSync(stageDir, { recursive: true, force: true });
@@ -200,6 +210,7 @@ async function compileIn(
   settings: Settings,
   threads: number,
   early: readonly JobWorker[],
+  coreFree: () => void,
   files?: readonly ContentFile[],
 ): Promise<Omit<CompiledContent, 'dispose'>> {
   const { localesDir, locales, defaultLocale, contentCache, stageDir, maxDownloadBytes } = settings;
@@ -232,7 +243,8 @@ async function compileIn(
   // One locale left is built here: a thread would only add its boot.
   const using = left.length < 2 || threads < 2 ? 0 : Math.min(left.length, threads);
   if (!using) {
-    // Here, one locale at a time: a small site, or one locale left to build.
+    // Here, one locale at a time: a small site, or one locale left to build. The other cores are free.
+    coreFree();
     for (const locale of left) done(locale, await stageJob({ ...settings, locale, dates: jobDates, published }));
   } else {
     const queues = localeQueues(estimatedWork(files ?? contentFiles(localesDir), left), using);
@@ -241,6 +253,7 @@ async function compileIn(
         for (let locale = queues.next(thread); locale !== undefined; locale = queues.next(thread))
           done(locale, await worker.ask<Answer>({ ...settings, locale, dates: jobDates, published } satisfies Job));
       } finally {
+        coreFree();
         // A worker is ended as soon as no locale is left for it: its heap is freed while the others still work.
         await worker.terminate();
       }
@@ -255,6 +268,16 @@ async function compileIn(
   if (problems.size || !whole) throw new ContentError([...problems]);
   const site = { locales, defaultLocale, translations: new Map(whole.translations), versions: whole.versions };
   return { ...joined(site, new Map(whole.messages), staged, locales), reusedLocales };
+}
+
+/** `call` made to run once, whoever calls it first. */
+function once(call: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    call();
+  };
 }
 
 /** A locale taken whole from the content cache, its part and indexes staged; null when the cache has not all of it. */

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { availableParallelism } from 'node:os';
 import * as esbuild from 'esbuild';
 import { ROOT_DIR, loadConfig } from '../src/server/config.ts';
 import { contentCompiler, moveIndex } from './build-content.ts';
@@ -80,11 +81,23 @@ export async function build({
   const assetsDir = join(dist, 'client', 'assets');
   // esbuild bundles in memory (write: false) while the content is compiled and indexed
   // beside it; nothing in dist/ changes until both are done, so a content error leaves
-  // the last good build in place.
-  const bundling = keptOrBundled(dist, assetsDir, dev, bundler, takeServer);
+  // the last good build in place. It starts when the content leaves a core free
+  // (build-content.ts): at once for a site compiled on this thread, else when the first
+  // content thread has no locale left. Started first, beside every content thread, it slowed
+  // each locale they began with; started then, it fills the core the last locale leaves idle,
+  // with Go's threads kept to the cores the content does not use (GOMAXPROCS, unless set).
+  let coreFree!: () => void;
+  const bundling = new Promise<void>((resolve) => {
+    coreFree = resolve;
+  }).then(() => {
+    if (!dev) process.env.GOMAXPROCS ??= String(Math.max(1, availableParallelism() - 1));
+    return keptOrBundled(dist, assetsDir, dev, bundler, takeServer);
+  });
   // A failed bundle is reported where it is awaited, not as an unhandled rejection meanwhile.
   bundling.catch(() => {});
-  const content = dev ? null : await checkContent(dirname(dist));
+  const content = dev ? null : await checkContent(dirname(dist), coreFree);
+  // (Called already by every compile that ends; a second call does nothing.)
+  coreFree();
   // Each locale's search index, content-hashed beside the bundles (the development server makes its own).
   const search: Record<string, string> = {};
   // The files of those a browser may download (an index too large to has its compact form alone).
@@ -395,7 +408,7 @@ function reportSizes(dist: string, files: string[], firstLoad: string[], critica
 }
 
 /** Compile every page and message now, so a broken file fails the build with its file and line. */
-async function checkContent(stageIn: string) {
+async function checkContent(stageIn: string, coreFree: () => void) {
   const config = loadConfig({ ...process.env, PORT: '0' });
   // A large site's worker threads boot while the fingerprint is taken. What they make is
   // staged beside the output folder (on its file system, so it is moved into place, not copied).
@@ -415,7 +428,7 @@ async function checkContent(stageIn: string) {
   const files = contentFiles(config.localesDir);
   const fingerprint = contentFingerprint(config.localesDir, config.locales, config.defaultLocale, files);
   // The one content check the dev server runs too (src/server/content/load-content.ts).
-  const compiled = await compiler.compile(config.defaultLocale, files);
+  const compiled = await compiler.compile(config.defaultLocale, files, coreFree);
   if (cached) {
     const whole = compiled.reusedLocales.length
       ? `; locales taken whole, nothing of theirs changed: ${compiled.reusedLocales.join(', ')}`

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { compileSite } from '../../scripts/build-content.ts';
+import { compileSite, contentCompiler } from '../../scripts/build-content.ts';
 import { ROOT_DIR } from '../../src/server/config.ts';
 import type { ContentError } from '../../src/server/content/errors.ts';
 import { loadSite, type SourcePage } from '../../src/server/content/site.ts';
@@ -78,6 +78,21 @@ test('the search indexes made in several threads are byte for byte the one-threa
   // What was staged is gone once the build has it.
   joined.dispose();
   assert.equal(existsSync(joined.indexes[0]!.file!), false);
+});
+
+test('the compile frees a core for the bundles once: at once on this thread, and with threads only when the first has no locale left', async () => {
+  const locales = ['en', 'ar', 'de', 'fr', 'ja'];
+  const dir = join(ROOT_DIR, 'locales');
+  let here = 0;
+  const inProcess = contentCompiler(dir, locales, { workersFrom: Number.POSITIVE_INFINITY }).compile('en', undefined, () => here++);
+  assert.equal(here, 1, 'called as the compile starts: this thread is the only one at work');
+  (await inProcess).dispose();
+  assert.equal(here, 1, 'called once');
+  let threaded = 0;
+  const several = contentCompiler(dir, locales, { workersFrom: 0, cpus: 2 }).compile('en', undefined, () => threaded++);
+  assert.equal(threaded, 0, 'not while both threads have locales to compile');
+  (await several).dispose();
+  assert.equal(threaded, 1, 'called once, when a thread ran out of locales');
 });
 
 test("both threads' problems are reported, each once", async () => {
