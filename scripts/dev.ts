@@ -688,7 +688,6 @@ function matters(event: string, path: string): boolean {
   return /\.[a-z0-9]+$/i.test(basename(path)) && !/\.(tmp|temp|bak)$/i.test(path);
 }
 
-/** Share images and images/ are copied into the hashed assets by the build (scripts/build-images.ts). */
 /** Images (share images, images/, pictures beside pages) are copied into the hashed assets by the build (scripts/build-images.ts). */
 function isImage(file: string): boolean {
   const local = relative(localesDir, file).split('\\').join('/');
