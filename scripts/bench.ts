@@ -49,6 +49,7 @@ import {
   fmt,
   freshCacheDir,
   hasTaskset,
+  hostLoopMs,
   load,
   median,
   peakRss,
@@ -123,7 +124,7 @@ async function main() {
   pinLoadGenerator();
   const build = JSON.parse(readFileSync(join(ROOT_DIR, 'dist', 'manifest.json'), 'utf8')).build as string;
   console.log(
-    `\npolysite bench: ${CONNECTIONS} connections, ${SECONDS} s per URL after ${WARMUP_SECONDS} s warm-up, Node ${process.version}${hasTaskset ? ', server on CPU 0, load on CPU 1' : ''}`,
+    `\npolysite bench: ${CONNECTIONS} connections, ${SECONDS} s per URL after ${WARMUP_SECONDS} s warm-up, Node ${process.version}${hasTaskset ? ', server on CPU 0, load on CPU 1' : ''}; host loop ${fmt(hostLoopMs())} ms (hostLoopMs: lower is a faster host)`,
   );
   if (passes.includes('pages')) await pagesPass(build);
   if (passes.includes('monitoring')) await monitoringPass();
@@ -133,6 +134,7 @@ async function main() {
   if (passes.includes('lighthouse')) await (await import('./bench/lighthouse-pass.ts')).lighthousePass();
   if (largePages && versions > 1) await (await import('./bench/versions-pass.ts')).versionsPass(largePages, versions);
   else if (largePages) await largeSitePass(largePages, shape);
+  console.log(`\nhost loop at the end: ${fmt(hostLoopMs())} ms`);
 }
 
 /** Starts of the large site's server, besides the one that is then visited, whose median is its cold start. */

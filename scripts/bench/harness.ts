@@ -154,6 +154,21 @@ export function run(command: string, args: string[], env: Record<string, string>
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/**
+ * This host's speed now: how long one core takes over a fixed loop of integer additions.
+ * A shared or throttled machine runs the same work at very different speeds from hour to
+ * hour; printed at the start and end of a run, it says which runs' figures compare. It is
+ * no figure of polysite's: a change is shown by runs of both versions alternated in one window.
+ */
+export function hostLoopMs(): number {
+  const started = performance.now();
+  let sum = 0;
+  for (let i = 0; i < 300_000_000; i++) sum += i % 7;
+  // The sum is used, so the loop is not optimised away.
+  if (sum < 0) throw new Error('unreachable');
+  return performance.now() - started;
+}
+
 export function fmt(value: number): string {
   return Math.round(value).toLocaleString('en');
 }
