@@ -40,9 +40,10 @@ const newCache = (code = 'code-1'): ContentCache => ({ dir: mkdtempSync(join(tmp
 async function built(
   dir: string,
   cache: ContentCache | null,
-  options: { workersFrom?: number; cpus?: number; maxDownloadBytes?: number } = {},
+  options: { workersFrom?: number; cpus?: number; maxDownloadBytes?: number; defaultLocale?: string } = {},
 ) {
-  const compiled = await compileSite(dir, LOCALES, 'en', { contentCache: cache, ...options });
+  const { defaultLocale = 'en', ...compile } = options;
+  const compiled = await compileSite(dir, LOCALES, defaultLocale, { contentCache: cache, ...compile });
   try {
     return { output: outputOf(compiled), reused: compiled.reusedPages, locales: compiled.reusedLocales };
   } finally {
@@ -99,6 +100,17 @@ test('a rebuild with nothing changed takes every locale whole from the cache and
   assert.equal(again.reused, total);
   assert.deepEqual(again.locales, LOCALES);
   assert.deepEqual(before.output, fresh.output, 'the first, cache-filling build is the build without a cache');
+});
+
+test("a page kept under another default locale is compiled again: what the default locale's pages carry (their source fingerprint) differs", async () => {
+  const dir = makeSiteTree();
+  const cache = newCache();
+  await built(dir, cache);
+  const again = await built(dir, cache, { defaultLocale: 'de' });
+  const fresh = await built(dir, null, { defaultLocale: 'de' });
+  assert.deepEqual(again.output, fresh.output, 'the cached rebuild is the build without a cache');
+  const guide = fresh.output.pages.find((page) => page.locale === 'de' && page.key === 'docs/guide')!;
+  assert.match(guide.fingerprint, /^[0-9a-f]{16}$/, "the new default locale's own page has its source fingerprint");
 });
 
 test('a rebuild in worker threads reuses the pages each thread kept, without writing a pack again, and makes the same output', async () => {

@@ -511,6 +511,8 @@ export function loadSite(
       pageCache &&
       cacheKey(
         pageCache.code,
+        // Only the default locale's own pages carry a source fingerprint (shared-renders.ts).
+        defaultLocale,
         servingLocale,
         context,
         served.get(source.key),
