@@ -18,7 +18,7 @@ import type { NavState, PageState } from './page-state.ts';
 import { createPrefetcher } from './prefetch.ts';
 import { showProgressSoon } from './progress.ts';
 import { reloadGuard } from './reload-guard.ts';
-import { createScrollMemory } from './scroll-memory.ts';
+import { createScrollMemory, restorePosition, scrollToTarget, scrollToTop } from './scroll-memory.ts';
 import type { createSearchSource } from './search.ts';
 
 /**
@@ -168,9 +168,9 @@ export function createNavigator({ store, messages: first, messageUrls, indexes, 
       const { page, intl } = store.getSnapshot();
       updateHead(page);
       const target = arrival.hash ? document.getElementById(decodeURIComponent(arrival.hash.slice(1))) : null;
-      if (arrival.scroll) scrollTo(arrival.scroll[0], arrival.scroll[1]);
-      else if (target) target.scrollIntoView();
-      else scrollTo(0, 0);
+      if (arrival.scroll) restorePosition(arrival.scroll);
+      else if (target) scrollToTarget(target);
+      else scrollToTop();
       document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
       const announcer = document.getElementById(ANNOUNCER_ELEMENT_ID);
       if (announcer) announcer.textContent = intl.formatMessage({ id: 'a11y.navigated' }, { title: page.head.title });

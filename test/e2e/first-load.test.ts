@@ -192,6 +192,58 @@ describe('hydration moves nothing', () => {
   }
 });
 
+describe("a long page's first layout", () => {
+  /**
+   * For each block of the text, whether the browser has laid its content out (false: skipped by
+   * `content-visibility: auto`). A block's own box is always there; what it skips is inside it,
+   * so the probe is an element within (one is added where a block has only text).
+   */
+  const laidOut = (page: Page) =>
+    page.evaluate(() =>
+      [...document.querySelector('main .prose')!.children].map((block) =>
+        (block.firstElementChild ?? block.appendChild(document.createElement('span'))).checkVisibility({ contentVisibilityAuto: true }),
+      ),
+    );
+
+  test('/en/docs/content on a phone lays out its first screen of text only, and each further block as it is scrolled to', async () => {
+    const context = await e2e.browser.newContext({ viewport: SCREENS[0]!.viewport });
+    const page = await context.newPage();
+    await observe(page);
+    await page.goto(`${e2e.server.url}/en/docs/content`);
+    const { shifts } = await settled(page);
+    const first = await laidOut(page);
+    assert.equal(first[0], true, 'the first block is laid out');
+    assert.ok(first.filter((shown) => !shown).length > first.length / 2, `most blocks wait below the screen: ${first.join(',')}`);
+    assert.deepEqual(shifts, [], 'no layout-shift entry');
+    // Scrolled to the end, block by block as a reader would: every block has been laid out and shows.
+    for (let at = 0; at < (await page.evaluate(() => document.documentElement.scrollHeight)); at += 600) {
+      await page.evaluate((y) => scrollTo(0, y), at);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    }
+    assert.equal((await laidOut(page)).at(-1), true, 'the last block is laid out at the end of the page');
+    await context.close();
+  });
+
+  test('/en/docs/content#adding-a-language opens at that heading, and a link of "On this page" lands on its heading, though the blocks above are laid out only then', async () => {
+    const context = await e2e.browser.newContext({ viewport: SCREENS[0]!.viewport });
+    const page = await context.newPage();
+    await page.goto(`${e2e.server.url}/en/docs/content#adding-a-language`);
+    await settled(page);
+    // At the top of the screen, but for the room its scroll margin leaves above it.
+    const offTop = (id: string) =>
+      page.evaluate((id) => {
+        const heading = document.getElementById(id)!;
+        return heading.getBoundingClientRect().top - Number.parseFloat(getComputedStyle(heading).scrollMarginTop);
+      }, id);
+    assert.ok(Math.abs(await offTop('adding-a-language')) < 2, `the heading is at the top: ${await offTop('adding-a-language')} px off`);
+    await page.click('.toc summary');
+    await page.click('.toc a[href="#links"]');
+    await page.waitForURL(/#links$/);
+    assert.ok(Math.abs(await offTop('links')) < 2, `the linked heading is at the top: ${await offTop('links')} px off`);
+    await context.close();
+  });
+});
+
 describe('a document that arrives in pieces', () => {
   // A slow link (here 8 KB/s for the document alone) hands the parser the page in pieces. A
   // browser that painted each piece would size a table's columns, the header's rows and the

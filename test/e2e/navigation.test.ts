@@ -408,6 +408,54 @@ describe('history and scroll, as the browser would keep them', () => {
     await context.close();
   });
 
+  // The blocks a reader jumps over are never laid out (content-visibility): had the position
+  // been kept in pixels of estimated sizes, the restored page, laid out whole, would show other text.
+  test('a reload, and back after a link, after a jump far down a long page come back to the same text', async () => {
+    const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/en/docs/content`);
+    await settle(); // the navigator has started
+    const textAtTop = () =>
+      page.evaluate(() => {
+        const blocks = [...document.querySelector('main .prose')!.children];
+        const index = blocks.findIndex((block) => block.getBoundingClientRect().bottom > 0);
+        return { index, top: Math.round(blocks[index]!.getBoundingClientRect().top) };
+      });
+    // Most of the way down in one move, as by the scroll bar.
+    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight * 0.7));
+    await settle();
+    const left = await textAtTop();
+    assert.ok(left.index > 8, `the screen is past the blocks laid out at first: ${JSON.stringify(left)}`);
+    const sameText = (at: { index: number; top: number }) => {
+      const block = document.querySelector('main .prose')?.children[at.index];
+      return block !== undefined && Math.abs(block.getBoundingClientRect().top - at.top) < 2;
+    };
+    await page.reload();
+    await page.waitForSelector('html[data-hydrated]');
+    await page.waitForFunction(sameText, left);
+    // Away by a link and back: the client navigation restores it the same way. (Clicked where it
+    // is: Playwright's click would first scroll the header's link into view, and move the reader.)
+    await page.evaluate(() => document.querySelector<HTMLElement>('.site-nav a[href="/en/about"]')!.click());
+    await page.waitForURL(`${e2e.server.url}/en/about`);
+    await page.goBack();
+    await page.waitForURL(`${e2e.server.url}/en/docs/content`);
+    await page.waitForFunction(sameText, left);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the End key goes to the real end of a long page, though most of its text was never laid out', async () => {
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en/docs/content`);
+    await settle(); // the navigator has started
+    await page.locator('main h1').click();
+    await page.keyboard.press('End');
+    await settle();
+    const { fromEnd, copyright } = await page.evaluate(() => ({
+      fromEnd: document.documentElement.scrollHeight - innerHeight - scrollY,
+      copyright: document.querySelector('.site-footer')!.getBoundingClientRect().bottom <= innerHeight,
+    }));
+    assert.ok(fromEnd < 2 && copyright, `at the end, the footer on screen: ${fromEnd} px from the end`);
+    await context.close();
+  });
+
   test('back then forward before the data arrives ends on the forward page', async () => {
     const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
     await page.click('.site-nav a[href="/en/docs"]');
