@@ -14,6 +14,21 @@ const THEME_STORAGE_KEY = 'polysite-theme';
  */
 export const SCRIPTS_TEMPLATE_ID = 'polysite-scripts';
 
+/**
+ * Set on <html> while every block of the text must be laid out at its real size: the same
+ * attribute as WHOLE_TEXT_ATTRIBUTE in src/client/scroll-memory.ts, which styles.css reads
+ * (the first-load test's #fragment case fails if they differ).
+ */
+const WHOLE_TEXT_ATTRIBUTE = 'data-whole-text';
+
+/**
+ * A URL with a #fragment: the browser scrolls to its element as the page loads, past blocks
+ * the first layout would otherwise skip, so the whole text is laid out from the start.
+ * Here, not in CSS: a rule on `:root:has(:target)` made every element the parser added
+ * re-check the whole document's style.
+ */
+const WHOLE_TEXT = `location.hash&&document.documentElement.setAttribute(${JSON.stringify(WHOLE_TEXT_ATTRIBUTE)},"");`;
+
 /** The reader's stored theme on <html>, before the body is parsed: the first paint is already in their theme (no flash). */
 const THEME = `try{var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});if(t==="light"||t==="dark")document.documentElement.dataset.theme=t}catch(e){}`;
 
@@ -27,13 +42,13 @@ const THEME = `try{var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY
 const LOAD_SCRIPTS = `addEventListener("DOMContentLoaded",function(){var s=document.getElementById(${JSON.stringify(SCRIPTS_TEMPLATE_ID)}),P=window.PerformanceObserver;if(!s)return;function go(){s.parentNode&&(s.remove(),document.body.append(s.content))}if(!P||(P.supportedEntryTypes||[]).indexOf("paint")<0)return addEventListener("load",go);new P(function(l,o){l.getEntriesByName("first-contentful-paint").length&&(o.disconnect(),setTimeout(go))}).observe({type:"paint",buffered:!0})})`;
 
 /**
- * The head's script: the theme, then the loader of the page's scripts. A classic script of
+ * The head's script: the whole text for a #fragment, the theme, then the loader of the page's scripts. A classic script of
  * its own, blocking, early in the <head> (document-shell.ts): it runs before anything is
  * painted, and the CSP's `script-src 'self'` allows it with no hash and no inline script.
  * Not a cookie the server reads instead: every document would then vary by cookie, and a
  * static export has no server to read it. Wrapped so that it leaves no global behind.
  */
-export const HEAD_SCRIPT = `!function(){${THEME}${LOAD_SCRIPTS}}();\n`;
+export const HEAD_SCRIPT = `!function(){${WHOLE_TEXT}${THEME}${LOAD_SCRIPTS}}();\n`;
 
 /**
  * Its content-hashed URL under /assets: cached for a year (immutable), so only a first
