@@ -55,12 +55,15 @@ const e2e = withServerAndBrowser({ LOCALES_DIR: dir, DEFAULT_LOCALE: 'en' });
 const selected = (page: import('playwright-core').Page, set: number) =>
   page.locator('.tabs').nth(set).locator('[role="tab"][aria-selected="true"]').textContent();
 
-test('the copy button copies the code without removed lines, by keyboard, and announces it in the page language', async () => {
+test('the copy button, a target of at least 24 px, copies the code without removed lines, by keyboard, and announces it in the page language', async () => {
   const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/ar`);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.server.url });
   const button = page.locator('.code-copy').first();
   await button.waitFor({ state: 'visible' });
   assert.equal(await button.textContent(), messages('ar')['content.copyCode']);
+  // WCAG 2.2's smallest target without room around it (2.5.8).
+  const box = (await button.boundingBox())!;
+  assert.ok(box.width >= 24 && box.height >= 24, `the button is ${box.width} x ${box.height} px`);
   await button.focus();
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.getElementById('code-announcer')?.textContent);

@@ -224,6 +224,38 @@ describe("a long page's first layout", () => {
     await context.close();
   });
 
+  // Counted, not timed: the elements each style pass of the page's main thread visited, from the
+  // trace. A selector that makes the parser's every new element restyle the whole document (a
+  // `:has()` on the root) shows as a second and third pass over all of them.
+  for (const path of DOCS_PAGES) {
+    test(`${path} is styled once on its way to the first paint, and hydrating restyles no more than a few elements`, async () => {
+      const context = await e2e.browser.newContext({ viewport: SCREENS[0]!.viewport });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      const events: { name: string; ph: string; pid: number; tid: number; ts: number; args: { elementCount?: number } }[] = [];
+      cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as typeof events)));
+      await cdp.send('Tracing.start', {
+        categories: 'devtools.timeline,disabled-by-default-devtools.timeline,loading',
+        transferMode: 'ReportEvents',
+      });
+      await page.goto(e2e.server.url + path);
+      await settled(page);
+      const ended = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      await ended;
+      const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
+      const paint = events.find((event) => event.name === 'firstContentfulPaint')!;
+      const passes = events.filter(
+        (event) => event.name === 'UpdateLayoutTree' && event.ph === 'X' && event.pid === paint.pid && event.tid === paint.tid,
+      );
+      const styled = (before: boolean) =>
+        passes.filter((pass) => pass.ts < paint.ts === before).reduce((sum, pass) => sum + (pass.args.elementCount ?? 0), 0);
+      assert.ok(styled(true) < elements * 1.2, `before the first paint: ${styled(true)} elements styled, of ${elements}`);
+      assert.ok(styled(false) < elements * 0.2, `after it: ${styled(false)} elements styled, of ${elements}`);
+      await context.close();
+    });
+  }
+
   test('/en/docs/content#adding-a-language opens at that heading, and a link of "On this page" lands on its heading, though the blocks above are laid out only then', async () => {
     const context = await e2e.browser.newContext({ viewport: SCREENS[0]!.viewport });
     const page = await context.newPage();
