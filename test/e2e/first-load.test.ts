@@ -224,6 +224,19 @@ describe("a long page's first layout", () => {
     await context.close();
   });
 
+  test('/en/docs/content#links without JavaScript opens at that heading, every block laid out: no client is there to do it at a jump', async () => {
+    const context = await e2e.browser.newContext({ viewport: SCREENS[0]!.viewport, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${e2e.server.url}/en/docs/content#links`); // to its load event
+    assert.ok((await laidOut(page)).every(Boolean), 'every block is laid out');
+    const offTop = await page.evaluate(() => {
+      const heading = document.getElementById('links')!;
+      return heading.getBoundingClientRect().top - Number.parseFloat(getComputedStyle(heading).scrollMarginTop);
+    });
+    assert.ok(Math.abs(offTop) < 2, `the heading is at the top: ${offTop} px off`);
+    await context.close();
+  });
+
   // Counted, not timed: the elements each style pass of the page's main thread visited, from the
   // trace. A selector that makes the parser's every new element restyle the whole document (a
   // `:has()` on the root) shows as a second and third pass over all of them.
