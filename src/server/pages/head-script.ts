@@ -42,9 +42,9 @@ const THEME = `try{var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY
 const LOAD_SCRIPTS = `addEventListener("DOMContentLoaded",function(){var s=document.getElementById(${JSON.stringify(SCRIPTS_TEMPLATE_ID)}),P=window.PerformanceObserver;if(!s)return;function go(){s.parentNode&&(s.remove(),document.body.append(s.content))}if(!P||(P.supportedEntryTypes||[]).indexOf("paint")<0)return addEventListener("load",go);new P(function(l,o){l.getEntriesByName("first-contentful-paint").length&&(o.disconnect(),setTimeout(go))}).observe({type:"paint",buffered:!0})})`;
 
 /**
- * The head's script: the whole text for a #fragment, the theme, then the loader of the page's scripts. A classic script of
- * its own, blocking, early in the <head> (document-shell.ts): it runs before anything is
- * painted, and the CSP's `script-src 'self'` allows it with no hash and no inline script.
+ * The head's script: the whole text for a #fragment, the theme, then the loader of the
+ * page's scripts. A classic script of its own, blocking, early in the <head>
+ * (document-shell.ts): it runs before anything is painted, and the CSP's `script-src 'self'` allows it with no hash and no inline script.
  * Not a cookie the server reads instead: every document would then vary by cookie, and a
  * static export has no server to read it. Wrapped so that it leaves no global behind.
  */
