@@ -287,6 +287,28 @@ describe("a long page's first layout", () => {
     assert.ok(Math.abs(await offTop('links')) < 2, `the linked heading is at the top: ${await offTop('links')} px off`);
     await context.close();
   });
+
+  test('a link of "On this page" clicked before the page hydrates lands on its heading: the browser scrolls on its own then, and the head script lays the text out first', async () => {
+    const context = await e2e.browser.newContext({ viewport: SCREENS[0]!.viewport });
+    const page = await context.newPage();
+    // The page's main module never arrives: the head script is all the script there is, as in the
+    // moments between the first paint and hydration.
+    await page.route(/\/assets\/main-[^/]+\.js$/, (route) => route.abort());
+    await page.goto(`${e2e.server.url}/en/docs/content`);
+    await page.click('.toc summary');
+    await page.click('.toc a[href="#adding-a-language"]');
+    await page.waitForURL(/#adding-a-language$/);
+    const { offTop, hydrated } = await page.evaluate(() => {
+      const heading = document.getElementById('adding-a-language')!;
+      return {
+        offTop: heading.getBoundingClientRect().top - Number.parseFloat(getComputedStyle(heading).scrollMarginTop),
+        hydrated: document.documentElement.hasAttribute('data-hydrated'),
+      };
+    });
+    assert.equal(hydrated, false, 'the page has not hydrated');
+    assert.ok(Math.abs(offTop) < 2, `the heading is at the top: ${offTop} px off`);
+    await context.close();
+  });
 });
 
 describe('a document that arrives in pieces', () => {

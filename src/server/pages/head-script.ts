@@ -22,12 +22,17 @@ export const SCRIPTS_TEMPLATE_ID = 'polysite-scripts';
 const WHOLE_TEXT_ATTRIBUTE = 'data-whole-text';
 
 /**
- * A URL with a #fragment: the browser scrolls to its element as the page loads, past blocks
- * the first layout would otherwise skip, so the whole text is laid out from the start.
+ * The jumps the browser makes on its own, before the client runs: the whole text is laid
+ * out first, so they land where the skipped blocks' real sizes put their target.
+ * - A URL with a #fragment: the browser scrolls to its element as the page loads, so the
+ *   whole text is laid out from the start.
+ * - A click on a same-page #link ("On this page", a heading's anchor, a footnote) before
+ *   hydration: the attribute is set while the click is dispatched, before the browser's own
+ *   scroll. Once hydrated, the client sets it too (scroll-memory.ts#scrollToTarget).
  * Here, not in CSS: a rule on `:root:has(:target)` made every element the parser added
  * re-check the whole document's style.
  */
-const WHOLE_TEXT = `location.hash&&document.documentElement.setAttribute(${JSON.stringify(WHOLE_TEXT_ATTRIBUTE)},"");`;
+const WHOLE_TEXT = `var w=function(){document.documentElement.setAttribute(${JSON.stringify(WHOLE_TEXT_ATTRIBUTE)},"")};location.hash&&w();addEventListener("click",function(e){e.target.closest&&e.target.closest('a[href^="#"]')&&w()});`;
 
 /** The reader's stored theme on <html>, before the body is parsed: the first paint is already in their theme (no flash). */
 const THEME = `try{var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});if(t==="light"||t==="dark")document.documentElement.dataset.theme=t}catch(e){}`;
@@ -42,7 +47,7 @@ const THEME = `try{var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY
 const LOAD_SCRIPTS = `addEventListener("DOMContentLoaded",function(){var s=document.getElementById(${JSON.stringify(SCRIPTS_TEMPLATE_ID)}),P=window.PerformanceObserver;if(!s)return;function go(){s.parentNode&&(s.remove(),document.body.append(s.content))}if(!P||(P.supportedEntryTypes||[]).indexOf("paint")<0)return addEventListener("load",go);new P(function(l,o){l.getEntriesByName("first-contentful-paint").length&&(o.disconnect(),setTimeout(go))}).observe({type:"paint",buffered:!0})})`;
 
 /**
- * The head's script: the whole text for a #fragment, the theme, then the loader of the
+ * The head's script: the whole text for a jump, the theme, then the loader of the
  * page's scripts. A classic script of its own, blocking, early in the <head>
  * (document-shell.ts): it runs before anything is painted, and the CSP's `script-src 'self'` allows it with no hash and no inline script.
  * Not a cookie the server reads instead: every document would then vary by cookie, and a
