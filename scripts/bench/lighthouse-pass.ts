@@ -84,14 +84,16 @@ export async function lighthousePass(): Promise<void> {
         const url = await finalUrl(`${server.url}/${locale}${path}`);
         const runs: Result[] = [];
         for (let i = 0; i < RUNS; i++) {
-          const result = await lighthouse(url, {
-            port: chrome.port,
-            output: 'json',
-            logLevel: 'error',
-            onlyCategories: [...CATEGORIES],
-            // The not-found page is measured too: its 404 is what it is meant to answer.
-            ignoreStatusCode: true,
-          });
+          const result = await measured(url, () =>
+            lighthouse(url, {
+              port: chrome.port,
+              output: 'json',
+              logLevel: 'error',
+              onlyCategories: [...CATEGORIES],
+              // The not-found page is measured too: its 404 is what it is meant to answer.
+              ignoreStatusCode: true,
+            }),
+          );
           if (!result || result.lhr.runtimeError) throw new Error(`lighthouse ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
           const { audits } = result.lhr;
           const scored = CATEGORIES.map((category) => categoryScore(result.lhr, category, name, url));
@@ -119,6 +121,24 @@ export async function lighthousePass(): Promise<void> {
   } finally {
     chrome.kill();
     await stop(server.child);
+  }
+}
+
+/** Runs of one page that Lighthouse may make again, when it could not read the run's trace. */
+const TRACE_RETRIES = 2;
+
+/**
+ * One run, made again (TRACE_RETRIES times at most) when Lighthouse reports that it could not
+ * read the trace it recorded (a navigation start or a paint missing from it) and asks for
+ * another run: a fault of the recording, not of the page, which would otherwise end the pass.
+ * Any other error is the page's or the setup's, and ends it.
+ */
+async function measured(url: string, run: () => Promise<LighthouseResult | undefined>): Promise<LighthouseResult | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const result = await run();
+    const error = result?.lhr.runtimeError;
+    if (!error || attempt === TRACE_RETRIES || !/run Lighthouse again/i.test(error.message)) return result;
+    console.error(`lighthouse ${url}: ${error.message} (running it again)`);
   }
 }
 
