@@ -168,6 +168,11 @@ describe('client navigation', () => {
         if (!bar.hidden) (window as unknown as { shown: boolean }).shown = true;
       }).observe(bar, { attributes: true });
     });
+    // The fast one has its data already, prefetched on hover: the click waits for no request,
+    // however busy the host is (a request under load could outlast the bar's delay).
+    const prefetched = page.waitForResponse((response) => /^\/_data\/[^/]+\/en\/about\.json$/.test(new URL(response.url()).pathname));
+    await page.hover('.site-nav a[href="/en/about"]');
+    await prefetched;
     await page.click('.site-nav a[href="/en/about"]');
     await page.waitForURL(`${e2e.server.url}/en/about`);
     assert.equal(await page.evaluate(() => (window as unknown as { shown?: boolean }).shown ?? false), false);
