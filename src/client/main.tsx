@@ -24,13 +24,23 @@ let failed = false;
 function ClientApp({ store, messages }: { store: PageState; messages: LocaleMessages }) {
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   useEffect(() => {
-    if (state.arrival) nav?.arrived(state.arrival);
+    const { arrival } = state;
+    let current = true;
+    if (arrival) nav?.arrived(arrival);
     // Copy buttons and tab lists: their script is loaded only for a page that has some.
     if (document.querySelector('.code-copy[hidden],.tabs:not([data-enhanced])'))
-      import('./code-blocks.ts').then((code) => code.enhance(document), logAndReport);
+      import('./code-blocks.ts').then((code) => {
+        code.enhance(document);
+        // A tab set shows one panel once enhanced, so what is below it moves up: the place
+        // arrived at (a #target, a saved position) is taken again, unless a newer visit came.
+        if (arrival && current) nav?.placeAgain(arrival);
+      }, logAndReport);
     if (document.querySelector('.copy-page[hidden]')) import('./copy-page.ts').then((copy) => copy.enhance(document), logAndReport);
     if (document.querySelector('[data-docs-section]'))
       import('./sections.ts').then((sections) => sections.keepFolding(document), logAndReport);
+    return () => {
+      current = false;
+    };
   }, [state]);
   useEffect(() => {
     // Hydration committed: now the client navigation, a chunk of its own.

@@ -167,13 +167,18 @@ export function createNavigator({ store, messages: first, messageUrls, indexes, 
     arrived(arrival: NonNullable<NavState['arrival']>) {
       const { page, intl } = store.getSnapshot();
       updateHead(page);
-      const target = arrival.hash ? document.getElementById(decodeURIComponent(arrival.hash.slice(1))) : null;
-      if (arrival.scroll) restorePosition(arrival.scroll);
-      else if (target) scrollToTarget(target);
-      else scrollToTop();
+      place(arrival);
       document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
       const announcer = document.getElementById(ANNOUNCER_ELEMENT_ID);
       if (announcer) announcer.textContent = intl.formatMessage({ id: 'a11y.navigated' }, { title: page.head.title });
+    },
+
+    /**
+     * The arrived page's place again, once its enhancements have run (main.tsx): a tab set
+     * above a #target or a saved position is shorter with its tab list, one panel shown.
+     */
+    placeAgain(arrival: NonNullable<NavState['arrival']>) {
+      if (arrival.scroll || arrival.hash) place(arrival);
     },
 
     /**
@@ -194,3 +199,11 @@ export function createNavigator({ store, messages: first, messageUrls, indexes, 
 }
 
 export type ClientNavigator = ReturnType<typeof createNavigator>;
+
+/** Where an arrived page is shown: a saved position, a #fragment's element, or the top. */
+function place(arrival: NonNullable<NavState['arrival']>): void {
+  const target = arrival.hash ? document.getElementById(decodeURIComponent(arrival.hash.slice(1))) : null;
+  if (arrival.scroll) restorePosition(arrival.scroll);
+  else if (target) scrollToTarget(target);
+  else scrollToTop();
+}

@@ -186,6 +186,24 @@ describe('client navigation', () => {
     await page.waitForSelector('#polysite-progress[hidden]', { state: 'attached' });
     await context.close();
   });
+
+  test('a navigation to a #heading below a tab set lands on the heading once the tab set shows one panel', async () => {
+    const { page, context } = await visit(e2e.browser, `${e2e.server.url}/en`);
+    await markWindow(page);
+    await page.click(await appendLink(page, '/en/docs/getting-started#repository-layout'));
+    await page.waitForURL(/#repository-layout$/);
+    // The tab set above the heading gets its tab list after the page arrived, and is shorter then.
+    await page.waitForSelector('.tabs[data-enhanced]');
+    const top = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) =>
+          requestAnimationFrame(() => resolve(document.getElementById('repository-layout')!.getBoundingClientRect().top)),
+        ),
+    );
+    assert.ok(top >= -2 && top < 200, `the heading is at the top of the screen: ${top}`);
+    assert.ok(await hasMarker(page), 'a client navigation');
+    await context.close();
+  });
 });
 
 describe('the head after a client navigation', () => {
