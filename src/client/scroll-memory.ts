@@ -19,8 +19,8 @@ type ScrollState = { scroll?: [number, number] | null } | null;
  * Set on <html> once the screen is at a place reached by a jump: styles.css lays every
  * block of the text out then, with no estimated sizes, so the place is where its pixels
  * say. A page arrived at by a link starts without it; one loaded with a #fragment starts
- * with it, and a same-page #link clicked before hydration sets it, both from the head
- * script (WHOLE_TEXT_ATTRIBUTE in server/pages/head-script.ts).
+ * with it, and a click on a same-page #link (the browser's own scroll) sets it, both from
+ * the head script (WHOLE_TEXT_ATTRIBUTE in server/pages/head-script.ts).
  */
 const WHOLE_TEXT_ATTRIBUTE = 'data-whole-text';
 

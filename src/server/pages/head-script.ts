@@ -22,13 +22,13 @@ export const SCRIPTS_TEMPLATE_ID = 'polysite-scripts';
 const WHOLE_TEXT_ATTRIBUTE = 'data-whole-text';
 
 /**
- * The jumps the browser makes on its own, before the client runs: the whole text is laid
+ * The jumps the browser makes on its own, not the client: the whole text is laid
  * out first, so they land where the skipped blocks' real sizes put their target.
  * - A URL with a #fragment: the browser scrolls to its element as the page loads, so the
  *   whole text is laid out from the start.
- * - A click on a same-page #link ("On this page", a heading's anchor, a footnote) before
- *   hydration: the attribute is set while the click is dispatched, before the browser's own
- *   scroll. Once hydrated, the client sets it too (scroll-memory.ts#scrollToTarget).
+ * - A click on a same-page #link ("On this page", a heading's anchor, a footnote), before
+ *   hydration or after it (the client leaves such links to the browser: links.ts): the
+ *   attribute is set while the click is dispatched, before the browser's own scroll.
  * Here, not in CSS: a rule on `:root:has(:target)` made every element the parser added
  * re-check the whole document's style.
  */
