@@ -16,6 +16,47 @@ export function enhance(root: ParentNode): void {
     button.addEventListener('click', () => void copy(button));
   }
   for (const set of root.querySelectorAll<HTMLElement>('.tabs:not([data-enhanced])')) makeTabList(set);
+  markSkipped(root);
+}
+
+/**
+ * On a block of the text that has buttons, while the browser skips it: the same attribute
+ * as skipped.css reads, which hides the block's buttons then.
+ */
+const SKIPPED_ATTRIBUTE = 'data-skipped';
+let watching = false;
+
+/**
+ * A block far below the screen is skipped until it comes near (`content-visibility`,
+ * styles.css), and is one line tall meanwhile. Its content is laid out at its real size
+ * only for a query, so a tool that measures targets (axe's target size) would find the
+ * block's buttons lying over the blocks below it. So the copy buttons and tab list of a
+ * skipped block are hidden, keeping their size, and shown as it comes near: its state now,
+ * then each change (`contentvisibilityautostatechange`; where no browser sends it, nothing
+ * is ever hidden).
+ */
+function markSkipped(root: ParentNode): void {
+  if (!watching) {
+    watching = true;
+    document.addEventListener(
+      'contentvisibilityautostatechange',
+      (event) => {
+        const block = event.target as Element;
+        // Sent to elements (ContentVisibilityAutoStateChangeEvent), but not in the document's event map.
+        const { skipped } = event as ContentVisibilityAutoStateChangeEvent;
+        if (block.querySelector('button')) block.toggleAttribute(SKIPPED_ATTRIBUTE, skipped);
+      },
+      true,
+    );
+  }
+  for (const block of root.querySelectorAll('.prose > *')) {
+    // Probed on the block's first child, which only the block's own skipping can hide (a
+    // button may be in a closed <details> or a hidden panel too); a skipped child answers
+    // without being styled.
+    const probe = block.firstElementChild;
+    if (probe && block.querySelector('button'))
+      block.toggleAttribute(SKIPPED_ATTRIBUTE, !probe.checkVisibility({ contentVisibilityAuto: true }));
+  }
 }
 
 async function copy(button: HTMLButtonElement): Promise<void> {

@@ -45,9 +45,22 @@ pnpm run build
 :::
 `;
 
+/** A long page: a screen of text, then code blocks far below, in a list, alone, and in a tab set. */
+const LONG_BODY = [
+  ...Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1} of the text above the code, long enough to take a few lines on a phone.`),
+  '1. A step with its command:\n\n   ```sh\n   npm install polysite\n   ```',
+  BODY,
+  ...Array.from({ length: 10 }, (_, i) => `Paragraph ${i + 31} below the code.`),
+  '```sh\nnpm start\n```',
+].join('\n\n');
+
 const messages = (locale: string) => JSON.parse(readFileSync(join(ROOT, 'locales', locale, 'messages.json'), 'utf8'));
 const dir = makeLocales({
-  en: { 'messages.json': messages('en'), 'pages/index.md': makePage({ title: 'Home' }, BODY) },
+  en: {
+    'messages.json': messages('en'),
+    'pages/index.md': makePage({ title: 'Home' }, BODY),
+    'pages/long.md': makePage({ title: 'Long' }, LONG_BODY),
+  },
   ar: { 'messages.json': messages('ar'), 'pages/index.md': makePage({ title: 'الرئيسية' }, `مقدمة بالعربية.\n\n${BODY}`) },
 });
 const e2e = withServerAndBrowser({ LOCALES_DIR: dir, DEFAULT_LOCALE: 'en' });
@@ -73,6 +86,40 @@ test('the copy button, a target of at least 24 px, copies the code without remov
     'import { start } from \'polysite\';\nconst port: number = 3000;\nstart({ port, name: "docs" });',
   );
   assert.equal(await page.locator('pre.code').first().getAttribute('dir'), 'ltr');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('on a phone, the buttons of a block skipped below the screen are hidden until it comes near: axe finds no target lying over another', async () => {
+  const { page, context, problems } = await visit(e2e.browser, `${e2e.server.url}/en/long`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForSelector('.tab-list', { state: 'attached' });
+  // Each button shows exactly when its block is laid out; waits for the browser's state change to reach the page.
+  const mismatched = () =>
+    page.waitForFunction(() =>
+      [...document.querySelectorAll('.code-copy, .tab-list')]
+        // Not those of a tab panel not chosen: they show with their panel.
+        .filter((button) => button.checkVisibility())
+        .every((button) => button.checkVisibility({ contentVisibilityAuto: true }) === (getComputedStyle(button).visibility === 'visible')),
+    );
+  const skipped = () =>
+    page.evaluate(
+      () =>
+        [...document.querySelectorAll('.code-copy')].filter((button) => !button.checkVisibility({ contentVisibilityAuto: true })).length,
+    );
+  await mismatched();
+  assert.ok((await skipped()) >= 4, `the code blocks wait below the screen: ${await skipped()} skipped`);
+  const axe = await new AxeBuilder({ page }).withRules(['target-size']).analyze();
+  assert.deepEqual(
+    axe.violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(' '))),
+    [],
+  );
+  // Scrolled through as a reader would: each block's buttons show as it comes near.
+  for (let at = 0; at < (await page.evaluate(() => document.documentElement.scrollHeight)); at += 500) {
+    await page.evaluate((y) => scrollTo(0, y), at);
+    await mismatched();
+  }
+  assert.ok(await page.locator('.code-copy').last().isVisible(), 'the last copy button shows at the end of the page');
   assert.deepEqual(problems, []);
   await context.close();
 });
