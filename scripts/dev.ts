@@ -638,6 +638,25 @@ async function sendTranslationStatus(res: ServerResponse) {
 const BATCH_MS = 15;
 
 /**
+ * chokidar passes on one change of a file per 50 ms and drops the others (its throttle,
+ * `_throttle(EV.CHANGE, path, 50)` in chokidar 5): a file saved again within that (a
+ * formatter right after the editor's save, a script writing twice) would keep its first
+ * version. So each batch's files are looked at again once that time has passed, and those
+ * that changed since are seen as changed.
+ */
+const LOOK_AGAIN_MS = 60;
+
+/** A file's state as far as a save changes it: its inode (an atomic save's new file), size and time; a folder's is left alone. */
+function fileState(path: string): string | null {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return stats.isDirectory() ? null : `${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+  } catch {
+    return 'absent';
+  }
+}
+
+/**
  * One watcher for src/ and the locales, kept for the whole session. chokidar watches
  * every folder and file it finds, follows atomic saves (a new file renamed over the
  * old one, as `sed -i` and many editors save) and new folders, and reports deletions.
@@ -651,7 +670,7 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
     // Editors' swap and backup files, and hidden folders (.git, .DS_Store).
     ignored: (path) => /^\.|~$|\.swp$/.test(basename(path)),
   });
-  watcher.on('all', (event, path) => {
+  const seen = (event: string, path: string) => {
     if (!matters(event, path)) return;
     changedFiles?.add(resolve(path));
     if (!relative(join(ROOT_DIR, 'src'), path).startsWith('..')) {
@@ -665,9 +684,18 @@ function watchSources(onBatch: (files: string[]) => void): FSWatcher {
         const files = [...batch];
         batch = new Set();
         timer = undefined;
+        const states = files.map((file) => [file, fileState(file)] as const);
+        setTimeout(() => {
+          for (const [file, before] of states) {
+            const now = fileState(file);
+            if (before === null || now === before) continue;
+            seen(now === 'absent' ? 'unlink' : before === 'absent' ? 'add' : 'change', file);
+          }
+        }, LOOK_AGAIN_MS).unref();
         onBatch(files);
       }, BATCH_MS);
-  });
+  };
+  watcher.on('all', seen);
   watcher.on('error', (error) => {
     // An event may have been lost: the next reload checks every file.
     changedFiles = null;

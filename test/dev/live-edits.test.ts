@@ -56,6 +56,24 @@ test('a Markdown page saved atomically three times in a row shows each version i
   await page.context().close();
 });
 
+test('a page saved again within 50 ms of its first save being seen shows the second version, not the first', async () => {
+  const page = await open('/en/about');
+  const file = 'locales/en/pages/about.md';
+  const original = dev.read(file);
+  const printed = dev.lines.length;
+  dev.saveAtomically(file, original.replace(/^title: .*$/m, 'title: "About, first save"'));
+  // The moment the server reports the first save, the second: inside chokidar's throttle of
+  // one change per file per 50 ms, which would drop it.
+  const deadline = Date.now() + RELOAD_WAIT_MS;
+  while (!dev.lines.slice(printed).some((line) => /about\.md changed/.test(line)) && Date.now() < deadline)
+    await new Promise((resolve) => setImmediate(resolve));
+  dev.saveAtomically(file, original.replace(/^title: .*$/m, 'title: "About, second save"'));
+  await page.waitForFunction((text) => document.querySelector('h1')?.textContent === text, 'About, second save', WAIT);
+  dev.saveAtomically(file, original);
+  await page.waitForFunction(() => !document.querySelector('h1')?.textContent?.includes('save'), null, WAIT);
+  await page.context().close();
+});
+
 test('a Markdown save updates the open tab in place: the document is not loaded again, and its title and scroll follow', async () => {
   const page = await open('/en/docs/routing');
   const file = 'locales/en/pages/docs/routing.md';
