@@ -44,7 +44,7 @@ function markSkipped(root: ParentNode): void {
         const block = event.target as Element;
         // Sent to elements (ContentVisibilityAutoStateChangeEvent), but not in the document's event map.
         const { skipped } = event as ContentVisibilityAutoStateChangeEvent;
-        if (block.querySelector('button')) block.toggleAttribute(SKIPPED_ATTRIBUTE, skipped);
+        if (block.matches('.prose > *') && block.querySelector('button')) block.toggleAttribute(SKIPPED_ATTRIBUTE, skipped);
       },
       true,
     );

@@ -109,6 +109,15 @@ test('on a phone, the buttons of a block skipped below the screen are hidden unt
     );
   await mismatched();
   assert.ok((await skipped()) >= 4, `the code blocks wait below the screen: ${await skipped()} skipped`);
+  // On paper every block is laid out, and every tab list names its panels, skipped on screen or not.
+  assert.equal(await page.locator('[data-skipped] .tab-list').count(), 2, 'the tab sets wait below the screen');
+  await page.emulateMedia({ media: 'print' });
+  assert.deepEqual(
+    await page.evaluate(() => [...document.querySelectorAll('.tab-list')].map((list) => getComputedStyle(list).visibility)),
+    ['visible', 'visible'],
+  );
+  await page.emulateMedia({ media: 'screen' });
+  await mismatched();
   const axe = await new AxeBuilder({ page }).withRules(['target-size']).analyze();
   assert.deepEqual(
     axe.violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(' '))),

@@ -149,13 +149,20 @@ test('the progress bar is animated, except for a visitor who asks for reduced mo
   await page.context().close();
 });
 
-test('printed, a docs page is its text alone: no header, navigation, contents, pager or footer', async () => {
+test('printed, a docs page is its text alone: no header, navigation, contents, pager, footer or copy button', async () => {
   const page = await open(INSTALL, { width: 1280 });
+  // The copy buttons shown, those of the blocks skipped below the screen marked.
+  await page.waitForSelector('[data-skipped] .code-copy:not([hidden])', { state: 'attached' });
   await page.emulateMedia({ media: 'print' });
   const displays = await page.evaluate(() =>
     ['.skip-link', '.site-header', '.docs-menu', '.toc', '.pager', '.site-footer', '.heading-anchor', '.prose'].map(
       (selector) => `${selector}: ${getComputedStyle(document.querySelector(selector)!).display}`,
     ),
+  );
+  assert.deepEqual(
+    await page.evaluate(() => [...new Set([...document.querySelectorAll('.code-copy')].map((button) => getComputedStyle(button).display))]),
+    ['none'],
+    'no copy button on paper',
   );
   assert.deepEqual(displays, [
     '.skip-link: none',
